@@ -23,7 +23,6 @@ pub const MAX_STONES: usize = 22;
 /// // White's e2 takes e4 by approach; from e3 it may go on to take g3.
 /// let setup: Setup = "........./....B..../......B../....W..../......... w".parse()?;
 /// let pos = Position::from_setup(setup)?;
-/// let turn: Turn = "e2-e3A".parse()?;
 /// let after = pos.play(&"e2-e3A-f3A".parse()?)?;
 /// assert_eq!(after.board().count(fanorona::Color::Black), 0);
 /// let step = pos.legal_steps()[0];

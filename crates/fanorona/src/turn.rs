@@ -212,9 +212,7 @@ impl FromStr for Turn {
             if kind.is_capture() {
                 at += 1;
             }
-            let paika_mixed = (kind == StepKind::Paika && at < bytes.len())
-                || (kind == StepKind::Paika && !turn.landings.is_empty());
-            if paika_mixed {
+            if kind == StepKind::Paika && (at < bytes.len() || !turn.landings.is_empty()) {
                 return Err(err(ParseTurnErrorKind::PaikaNotAlone, landing_at));
             }
             if turn.landings.is_full() {
