@@ -1,1 +1,200 @@
-fn main() {}
+//! The `fanorona` command-line tool: legal turns, perft counts, boards and
+//! replays over the rules crate.
+//!
+//! Exit codes: 0 on success, 1 when a turn given to `play` is illegal, 2 for
+//! usage errors and text that does not parse (position, turn or depth).
+
+use std::{
+    io::{self, Write},
+    process::ExitCode,
+};
+
+use clap::{Parser, Subcommand};
+use fanorona::{perft, perft_steps, Position, Setup, Turn};
+
+mod draw;
+
+/// Fanoron-tsivy (9x5 Fanorona) from the command line.
+///
+/// POSITION is position text, for example
+/// "BBBBBBBBB/BBBBBBBBB/BWBW.BWBW/WWWWWWWWW/WWWWWWWWW w 0", or `-` or
+/// `start` for the start position.
+#[derive(Debug, Parser)]
+#[command(name = "fanorona", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print every legal complete turn, one per line, sorted.
+    Moves {
+        /// The position: position text, `-` or `start`.
+        position: String,
+    },
+    /// Count the turn sequences of each length from 1 to DEPTH.
+    Perft {
+        /// The deepest level to count, 1 or more.
+        #[arg(allow_negative_numbers = true)]
+        depth: String,
+        /// The position: position text, `-` or `start` (the default).
+        position: Option<String>,
+        /// Count single steps (and turn ends) instead of complete turns.
+        #[arg(long)]
+        steps: bool,
+    },
+    /// Draw the board with its coordinates, the side to move and the result.
+    Show {
+        /// The position: position text, `-` or `start`.
+        position: String,
+    },
+    /// Play turns in notation and print the position they lead to.
+    Play {
+        /// The position: position text, `-` or `start`.
+        position: String,
+        /// The turns to play in order, like `d3-e3A` or `e2-e3`.
+        #[arg(required = true)]
+        turns: Vec<String>,
+    },
+}
+
+/// Why a command failed; each kind has its own exit code.
+#[derive(Debug)]
+enum Failure {
+    /// The input does not parse or is not a valid position (exit code 2).
+    Usage(String),
+    /// A turn is not legal where it is played (exit code 1).
+    Illegal(String),
+    /// Writing the output failed (exit code 2).
+    Output(io::Error),
+}
+
+impl From<io::Error> for Failure {
+    fn from(err: io::Error) -> Failure {
+        Failure::Output(err)
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            // Help and version go to stdout with code 0, usage errors to
+            // stderr with code 2: clap knows which.
+            let _ = err.print();
+            return ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(2));
+        }
+    };
+    match run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Output(err)) if err.kind() == io::ErrorKind::BrokenPipe => {
+            // The reader went away (`fanorona moves ... | head`): not an error.
+            ExitCode::SUCCESS
+        }
+        Err(Failure::Output(err)) => {
+            eprintln!("fanorona: error writing output: {err}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Usage(message)) => {
+            eprintln!("fanorona: {message}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Illegal(message)) => {
+            eprintln!("fanorona: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(command: Command) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    match command {
+        Command::Moves { position } => moves(&mut out, &parse_position(&position)?),
+        Command::Perft {
+            depth,
+            position,
+            steps,
+        } => {
+            let depth = parse_depth(&depth)?;
+            let pos = match position {
+                Some(text) => parse_position(&text)?,
+                None => Position::start(),
+            };
+            count(&mut out, &pos, depth, steps)
+        }
+        Command::Show { position } => {
+            let pos = parse_position(&position)?;
+            out.write_all(draw::position(&pos).as_bytes())?;
+            Ok(())
+        }
+        Command::Play { position, turns } => play(&mut out, parse_position(&position)?, &turns),
+    }
+}
+
+/// Reads a position argument: position text, or `-` or `start`.
+fn parse_position(text: &str) -> Result<Position, Failure> {
+    if text == "-" || text == "start" {
+        return Ok(Position::start());
+    }
+    let setup: Setup = text
+        .parse()
+        .map_err(|err| Failure::Usage(format!("invalid position {text:?}: {err}")))?;
+    Position::from_setup(setup)
+        .map_err(|err| Failure::Usage(format!("illegal position {text:?}: {err}")))
+}
+
+/// Reads the perft depth: a whole number, 1 or more.
+fn parse_depth(text: &str) -> Result<u32, Failure> {
+    match text.parse::<u32>() {
+        Ok(depth) if depth >= 1 => Ok(depth),
+        _ => Err(Failure::Usage(format!(
+            "invalid depth {text:?}: expected a whole number of turns, 1 or more"
+        ))),
+    }
+}
+
+fn moves(out: &mut impl Write, pos: &Position) -> Result<(), Failure> {
+    let mut turns = Vec::new();
+    pos.for_each_turn(|turn| turns.push(turn.to_string()));
+    turns.sort_unstable();
+    for turn in turns {
+        writeln!(out, "{turn}")?;
+    }
+    Ok(())
+}
+
+fn count(out: &mut impl Write, pos: &Position, depth: u32, steps: bool) -> Result<(), Failure> {
+    for d in 1..=depth {
+        let nodes = if steps {
+            perft_steps(pos, d)
+        } else {
+            perft(pos, d)
+        };
+        writeln!(out, "{d} {nodes}")?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
+fn play(out: &mut impl Write, start: Position, turns: &[String]) -> Result<(), Failure> {
+    let parsed = turns
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            text.parse::<Turn>()
+                .map_err(|err| Failure::Usage(format!("turn {} ({text:?}): {err}", i + 1)))
+        })
+        .collect::<Result<Vec<Turn>, Failure>>()?;
+    let mut pos = start;
+    for (i, turn) in parsed.iter().enumerate() {
+        pos = pos
+            .play(turn)
+            .map_err(|err| Failure::Illegal(format!("turn {} ({turn}): {err}", i + 1)))?;
+    }
+    writeln!(out, "{pos}")?;
+    if let Some(outcome) = pos.outcome() {
+        writeln!(out, "{outcome}")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,308 @@
+//! Runs the built `fanorona` binary and checks what it prints and how it
+//! exits.
+
+use std::process::Command;
+
+const START: &str = "BBBBBBBBB/BBBBBBBBB/BWBW.BWBW/WWWWWWWWW/WWWWWWWWW w 0";
+/// Black to move with no stones left: White has won.
+const NO_BLACK_STONES: &str = "........./........./....W..../........./......... b 3";
+/// Fifty turns without a capture: a draw.
+const FIFTY: &str = "B.......B/........./....W..../........./W.......W w 50";
+/// Three white stones with only paika steps, listed out of byte order by
+/// the generator.
+const QUIET: &str = "B.......B/........./....W..../........./W.......W w 7";
+/// White's e2 takes e1 by withdrawal, then may go on to take g3.
+const CHAIN: &str = "....B..../........./......B../....W..../....B.... w";
+
+/// What one run of the binary gave.
+#[derive(Debug)]
+struct Run {
+    stdout: String,
+    stderr: String,
+    code: Option<i32>,
+}
+
+fn fanorona(args: &[&str]) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_fanorona"))
+        .args(args)
+        .output()
+        .expect("the fanorona binary runs");
+    let run = Run {
+        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+        code: output.status.code(),
+    };
+    assert!(!run.stderr.contains("panicked"), "{run:?}");
+    run
+}
+
+/// Runs the binary, expecting success and an empty stderr; returns stdout.
+fn ok(args: &[&str]) -> String {
+    let run = fanorona(args);
+    assert_eq!(run.code, Some(0), "{args:?}: {run:?}");
+    assert_eq!(run.stderr, "", "{args:?}");
+    run.stdout
+}
+
+/// Runs the binary, expecting `code`, nothing on stdout and exactly one
+/// line on stderr; returns that line without its newline.
+fn fails(code: i32, args: &[&str]) -> String {
+    let run = fanorona(args);
+    assert_eq!(run.code, Some(code), "{args:?}: {run:?}");
+    assert_eq!(run.stdout, "", "{args:?}");
+    assert_eq!(run.stderr.lines().count(), 1, "{args:?}: {run:?}");
+    run.stderr.trim_end().to_owned()
+}
+
+#[test]
+fn moves_lists_the_five_opening_captures() {
+    let expected = "d2-e3A\nd3-e3A\nd3-e3W\ne2-e3A\nf2-e3A\n";
+    assert_eq!(ok(&["moves", START]), expected);
+    assert_eq!(ok(&["moves", "-"]), expected);
+    assert_eq!(ok(&["moves", "start"]), expected);
+}
+
+#[test]
+fn moves_are_sorted_by_bytes() {
+    let out = ok(&["moves", QUIET]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "a1-a2", "a1-b1", "a1-b2", "e3-d2", "e3-d3", "e3-d4", "e3-e2", "e3-e4", "e3-f2",
+            "e3-f3", "e3-f4", "i1-h1", "i1-h2", "i1-i2",
+        ]
+    );
+}
+
+#[test]
+fn moves_list_every_stopping_point_of_a_chain() {
+    assert_eq!(ok(&["moves", CHAIN]), "e2-e3W\ne2-e3W-f3A\n");
+}
+
+#[test]
+fn moves_of_a_finished_game_print_nothing() {
+    assert_eq!(ok(&["moves", NO_BLACK_STONES]), "");
+    assert_eq!(ok(&["moves", FIFTY]), "");
+}
+
+#[test]
+fn perft_counts_each_depth_from_the_start() {
+    assert_eq!(ok(&["perft", "3"]), "1 5\n2 39\n3 724\n");
+    assert_eq!(ok(&["perft", "4", "-"]), "1 5\n2 39\n3 724\n4 18026\n");
+}
+
+#[test]
+fn perft_counts_steps_with_the_steps_flag() {
+    // Depth 2 counts, after each of the five captures, every continuation
+    // or the end of the turn.
+    let expected = "1 5\n2 17\n3 64\n";
+    assert_eq!(ok(&["perft", "--steps", "3"]), expected);
+    assert_eq!(ok(&["perft", "3", "start", "--steps"]), expected);
+}
+
+#[test]
+fn perft_of_a_given_position() {
+    assert_eq!(ok(&["perft", "1", QUIET]), "1 14\n");
+    assert_eq!(ok(&["perft", "2", NO_BLACK_STONES]), "1 0\n2 0\n");
+}
+
+#[test]
+fn show_draws_the_start() {
+    let expected = "\
+5  B---B---B---B---B---B---B---B---B
+   | \\ | / | \\ | / | \\ | / | \\ | / |
+4  B---B---B---B---B---B---B---B---B
+   | / | \\ | / | \\ | / | \\ | / | \\ |
+3  B---W---B---W---.---B---W---B---W
+   | \\ | / | \\ | / | \\ | / | \\ | / |
+2  W---W---W---W---W---W---W---W---W
+   | / | \\ | / | \\ | / | \\ | / | \\ |
+1  W---W---W---W---W---W---W---W---W
+   a   b   c   d   e   f   g   h   i
+white to move
+turns since the last capture: 0
+";
+    assert_eq!(ok(&["show", "-"]), expected);
+}
+
+#[test]
+fn show_tells_the_result_of_a_finished_game() {
+    let out = ok(&["show", NO_BLACK_STONES]);
+    assert!(
+        out.contains("3  .---.---.---.---W---.---.---.---.\n"),
+        "{out}"
+    );
+    assert!(out.ends_with(
+        "black to move\nturns since the last capture: 3\nresult: white wins: black has no stones left\n"
+    ));
+    let out = ok(&["show", FIFTY]);
+    assert!(
+        out.ends_with("result: draw: fifty turns without a capture\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn play_prints_the_resulting_position() {
+    assert_eq!(
+        ok(&["play", "-", "d3-e3A"]),
+        "BBBBBBBBB/BBBBBBBBB/BWB.W.WBW/WWWWWWWWW/WWWWWWWWW b 0\n"
+    );
+    // f4-f3A takes the white line f2, f1 up to the edge.
+    assert_eq!(
+        ok(&["play", "start", "d3-e3A", "f4-f3A"]),
+        "BBBBBBBBB/BBBBB.BBB/BWB.WBWBW/WWWWW.WWW/WWWWW.WWW w 0\n"
+    );
+}
+
+#[test]
+fn play_stops_a_chain_where_the_turn_says() {
+    assert_eq!(
+        ok(&["play", CHAIN, "e2-e3W"]),
+        "....B..../........./....W.B../........./......... b 0\n"
+    );
+    assert_eq!(
+        ok(&["play", CHAIN, "e2-e3W-f3A"]),
+        "....B..../........./.....W.../........./......... b 0\n"
+    );
+}
+
+#[test]
+fn play_tells_the_result_when_the_game_ends() {
+    assert_eq!(
+        ok(&[
+            "play",
+            "........./....B..../........./....W..../......... w",
+            "e2-e3A"
+        ]),
+        "........./........./....W..../........./......... b 0\n\
+         white wins: black has no stones left\n"
+    );
+}
+
+#[test]
+fn bad_position_text_is_a_usage_error() {
+    assert_eq!(
+        fails(
+            2,
+            &[
+                "moves",
+                "BBBBBBBBB/BBBBBBBB/BWBW.BWBW/WWWWWWWWW/WWWWWWWWW w"
+            ]
+        ),
+        "fanorona: invalid position \"BBBBBBBBB/BBBBBBBB/BWBW.BWBW/WWWWWWWWW/WWWWWWWWW w\": \
+         row 4 has 8 points, expected 9"
+    );
+    assert_eq!(
+        fails(2, &["show", ""]),
+        "fanorona: invalid position \"\": empty position text"
+    );
+    let message = fails(2, &["perft", "1", "BBB w"]);
+    assert!(message.contains("the board has 1 rows"), "{message}");
+    let message = fails(
+        2,
+        &[
+            "play",
+            "BBBBBBBBB/BBBBBBBBB/BWBW.BWBW/WWWWWWWWW/WWWWWWWWW x",
+            "d3-e3A",
+        ],
+    );
+    assert!(message.contains("invalid side to move \"x\""), "{message}");
+}
+
+#[test]
+fn illegal_position_is_a_usage_error() {
+    assert_eq!(
+        fails(
+            2,
+            &[
+                "moves",
+                "BBBBBBBBB/BBBBBBBBB/BWBW.BWBW/WWWWWWWWW/WWWWWWWWB w 0"
+            ]
+        ),
+        "fanorona: illegal position \"BBBBBBBBB/BBBBBBBBB/BWBW.BWBW/WWWWWWWWW/WWWWWWWWB w 0\": \
+         black has 23 stones, at most 22 allowed"
+    );
+    let message = fails(
+        2,
+        &[
+            "show",
+            "........./........./....W..../........./......... w",
+        ],
+    );
+    assert!(message.ends_with("black has no stones, so it cannot have made the last move"));
+    let message = fails(2, &["perft", "1", &START.replace(" 0", " 51")]);
+    assert!(message.ends_with("51 turns since the last capture, at most 50 allowed"));
+}
+
+#[test]
+fn bad_depth_is_a_usage_error() {
+    for depth in ["x", "0", "-1", "99999999999"] {
+        assert_eq!(
+            fails(2, &["perft", depth]),
+            format!(
+                "fanorona: invalid depth {depth:?}: expected a whole number of turns, 1 or more"
+            )
+        );
+    }
+}
+
+#[test]
+fn bad_turn_notation_is_a_usage_error() {
+    assert_eq!(
+        fails(2, &["play", "-", "d3-e3A", "e4e3"]),
+        "fanorona: turn 2 (\"e4e3\"): expected '-' between squares, at character 3"
+    );
+    assert_eq!(
+        fails(2, &["play", "-", ""]),
+        "fanorona: turn 1 (\"\"): empty turn"
+    );
+}
+
+#[test]
+fn illegal_turn_exits_with_one() {
+    assert_eq!(
+        fails(1, &["play", CHAIN, "e2-e3W-e4A"]),
+        "fanorona: turn 1 (e2-e3W-e4A): e3-e4A repeats the previous direction"
+    );
+    assert_eq!(
+        fails(1, &["play", "-", "d3-e3A", "e4-d3"]),
+        "fanorona: turn 2 (e4-d3): e4-d3: no line joins e4 and d3"
+    );
+    assert_eq!(
+        fails(1, &["play", "-", "e2-e3"]),
+        "fanorona: turn 1 (e2-e3): a capture is available, so a paika move is not allowed"
+    );
+}
+
+#[test]
+fn playing_on_after_the_end_exits_with_one() {
+    assert_eq!(
+        fails(1, &["play", NO_BLACK_STONES, "e4-e5"]),
+        "fanorona: turn 1 (e4-e5): the game is over (white wins: black has no stones left)"
+    );
+}
+
+#[test]
+fn clap_usage_errors_exit_with_two() {
+    for args in [
+        &["moves"][..],
+        &["play", "-"],
+        &["perft"],
+        &["solve", "-"],
+        &["moves", "-", "extra"],
+    ] {
+        let run = fanorona(args);
+        assert_eq!(run.code, Some(2), "{args:?}: {run:?}");
+        assert_eq!(run.stdout, "", "{args:?}");
+        assert!(run.stderr.starts_with("error:"), "{args:?}: {run:?}");
+    }
+}
+
+#[test]
+fn help_goes_to_stdout() {
+    let out = ok(&["--help"]);
+    assert!(out.contains("moves"), "{out}");
+    assert!(out.contains("perft"), "{out}");
+}
