@@ -1,0 +1,454 @@
+// The game page's view state: a plain object, and the pure functions that
+// make a new state from an old one. No DOM here, so Node tests all of it.
+//
+// The server is the authority. `game` is the last state it sent; `board`
+// is what is shown, which may run one step ahead of it while a step is on
+// its way (optimistic). The server's next state replaces it; an error
+// rolls it back.
+
+import { Color } from './geometry.js';
+import {
+  START_POSITION, parsePosition, applyStep, replay, positionText, stoneAt, stoneOf,
+} from './position.js';
+
+/** The input modes of the board. */
+export const Mode = Object.freeze({
+  Idle: 'idle', Selected: 'selected', Choosing: 'choosing-capture',
+});
+
+/** States of the connection to the server. */
+export const Link = Object.freeze({
+  Connecting: 'connecting', Open: 'open', Reconnecting: 'reconnecting',
+});
+
+/**
+ * A step the server listed as legal.
+ * @typedef {{from: string, to: string, kind: string, captures: string[]}} Step
+ * @typedef {import('./protocol.js').GameState} GameState
+ */
+
+/**
+ * The view state.
+ * @typedef {object} ViewState
+ * @property {string|null} role 'white', 'black', 'spectator' or null before the welcome
+ * @property {string|null} seatLink
+ * @property {boolean} flipped the player turned the board round
+ * @property {GameState|null} game last state from the server
+ * @property {import('./position.js').Board|null} board the board shown for the live game
+ * @property {Step|null} pending a step sent and not yet answered
+ * @property {string[]} turnPath the points of the turn in progress, in order, its start first
+ * @property {string|null} selected
+ * @property {{from: string, to: string, options: Array<{kind: string, captures: string[]}>}|null} choosing
+ * @property {Array<object>} plies replayed history, entry 0 the start
+ * @property {number|null} browse index into plies being looked at, null for the live game
+ * @property {{key: string, params?: object, error?: boolean}|null} notice
+ * @property {string} link one of Link
+ * @property {boolean} notFound
+ */
+
+/**
+ * A fresh state, before the server has said anything.
+ * @returns {ViewState}
+ */
+export function createState() {
+  return {
+    role: null,
+    seatLink: null,
+    flipped: false,
+    game: null,
+    board: null,
+    pending: null,
+    turnPath: [],
+    selected: null,
+    choosing: null,
+    plies: [],
+    browse: null,
+    notice: null,
+    link: Link.Connecting,
+    notFound: false,
+  };
+}
+
+/**
+ * A state showing a position alone, without a game behind it (no legal
+ * steps): for the test hook and for pictures.
+ * @param {string} text position text
+ * @returns {ViewState | null} null when the text is malformed
+ */
+export function stateFromPosition(text) {
+  const pos = parsePosition(text);
+  if (!pos) return null;
+  const game = {
+    game: '', position: positionText(pos), turn: pos.turn, chain: null, steps: [],
+    canEndTurn: false, moves: [], lastTurn: { path: [], captured: [] },
+    turnsSinceCapture: pos.quiet,
+    players: { white: { joined: false, connected: false }, black: { joined: false, connected: false } },
+    drawOffer: null, rematch: null, nextGame: null, result: null, version: 0,
+  };
+  return receiveState({ ...createState(), role: 'spectator', link: Link.Open }, game);
+}
+
+// ---- questions about a state --------------------------------------------------
+
+/** The colour at the bottom of the board. */
+export function bottomColor(state) {
+  const own = state.role === Color.Black ? Color.Black : Color.White;
+  if (!state.flipped) return own;
+  return own === Color.White ? Color.Black : Color.White;
+}
+
+/** Whether the browser holds a seat (is not a spectator). */
+export function isPlayer(state) {
+  return state.role === Color.White || state.role === Color.Black;
+}
+
+/** Whether it is this player's turn in the live game. */
+export function isMyTurn(state) {
+  const g = state.game;
+  return Boolean(g && !g.result && isPlayer(state) && g.turn === state.role);
+}
+
+/** Whether the board accepts moves now. */
+export function canAct(state) {
+  return isMyTurn(state) && state.browse === null && !state.pending;
+}
+
+/** Whether a capture is compulsory: every legal step of the turn captures. */
+export function mustCapture(state) {
+  const g = state.game;
+  if (!g || g.chain || g.steps.length === 0) return false;
+  return g.steps.every((s) => s.kind !== 'paika');
+}
+
+/**
+ * The squares of the stones that can move now.
+ * @returns {string[]}
+ */
+export function movableStones(state) {
+  if (!canAct(state)) return [];
+  return [...new Set(state.game.steps.map((s) => s.from))];
+}
+
+/**
+ * Where a stone can go, and what each step would take.
+ * @param {ViewState} state
+ * @param {string} from
+ * @returns {Map<string, Array<{kind: string, captures: string[]}>>}
+ */
+export function targetsFrom(state, from) {
+  const out = new Map();
+  if (!canAct(state)) return out;
+  for (const s of state.game.steps) {
+    if (s.from !== from) continue;
+    if (!out.has(s.to)) out.set(s.to, []);
+    out.get(s.to).push({ kind: s.kind, captures: s.captures });
+  }
+  return out;
+}
+
+/** The input mode the board is in. */
+export function mode(state) {
+  if (state.choosing) return Mode.Choosing;
+  if (state.selected) return Mode.Selected;
+  return Mode.Idle;
+}
+
+// ---- transitions ----------------------------------------------------------
+
+/**
+ * Takes a new state from the server: it replaces the optimistic board, and
+ * the selection is kept only where it still makes sense. Older versions
+ * than the one shown are ignored.
+ * @param {ViewState} state
+ * @param {GameState} game
+ * @returns {ViewState}
+ */
+export function receiveState(state, game) {
+  if (state.game && game.game === state.game.game && game.version < state.game.version) {
+    return state;
+  }
+  const pos = parsePosition(game.position);
+  if (!pos) return { ...state, notice: { key: 'error.unknown', error: true } };
+  let plies = replay(START_POSITION, game.moves);
+  const last = plies[plies.length - 1];
+  if (plies.length !== game.moves.length + 1 || !last || !sameStones(last.board, pos.board, game.chain)) {
+    plies = [{ ...pos, path: [], captured: [], notation: null }];
+  }
+  const next = {
+    ...state,
+    game,
+    board: pos.board,
+    pending: null,
+    turnPath: chainPath(state, game),
+    choosing: null,
+    plies,
+    browse: state.browse !== null && state.browse < plies.length - 1 ? state.browse : null,
+    link: Link.Open,
+    notFound: false,
+  };
+  if (state.notice && !state.notice.error) next.notice = null;
+  if (state.pending) next.notice = null;
+  if (game.chain && isMyTurn(next)) {
+    next.selected = game.chain.stone;
+  } else if (!movableStones(next).includes(state.selected)) {
+    next.selected = null;
+  }
+  return next;
+}
+
+// The path of a turn in progress, in order. The server says which points
+// the stone has visited; the order comes from the states seen one after
+// another, or from the server's order after a reload.
+function chainPath(state, game) {
+  const chain = game.chain;
+  if (!chain) return [];
+  const prev = state.turnPath;
+  const last = prev[prev.length - 1];
+  const sameTurn = state.game && state.game.turn === game.turn && state.game.moves.length === game.moves.length;
+  if (sameTurn && prev.length && chain.visited.includes(prev[0]) && chain.visited.includes(last)) {
+    return last === chain.stone ? prev : [...prev, chain.stone];
+  }
+  const rest = chain.visited.filter((s) => s !== chain.stone);
+  return [...rest, chain.stone];
+}
+
+// While a chain is in progress the replayed history ends before the turn's
+// first step, so the current board cannot be compared with it.
+function sameStones(a, b, chain) {
+  if (chain) return true;
+  return a.every((s, i) => s === b[i]);
+}
+
+/**
+ * The server refused an action: the optimistic step is rolled back and
+ * the reason is shown.
+ * @param {ViewState} state
+ * @param {{code: string, message: string}} err
+ * @returns {ViewState}
+ */
+export function receiveError(state, err) {
+  const notice = { key: `error.${err.code}`, error: true, fallback: err.message };
+  if (err.code === 'not_found') return { ...state, notFound: true, notice };
+  if (!state.pending) return { ...state, choosing: null, notice };
+  const g = state.game;
+  const chainStone = g.chain && isMyTurn(state) ? g.chain.stone : null;
+  if (state.pending.kind === 'end_turn') {
+    return { ...state, pending: null, selected: chainStone, notice };
+  }
+  return {
+    ...state,
+    board: parsePosition(g.position).board,
+    selected: chainStone || state.pending.from,
+    pending: null,
+    turnPath: state.turnPath.length > 2 ? state.turnPath.slice(0, -1) : [],
+    choosing: null,
+    notice,
+  };
+}
+
+/**
+ * Selects one of the player's movable stones, or clears the selection
+ * when given null. A stone in the middle of a chain stays selected.
+ * @param {ViewState} state
+ * @param {string|null} sq
+ * @returns {ViewState}
+ */
+export function select(state, sq) {
+  if (state.game && state.game.chain && isMyTurn(state)) {
+    return { ...state, selected: state.game.chain.stone, choosing: null };
+  }
+  if (sq !== null && !movableStones(state).includes(sq)) return state;
+  return { ...state, selected: sq, choosing: null, notice: null };
+}
+
+/**
+ * Plays a step on the shown board at once, before the server answers.
+ * @param {ViewState} state
+ * @param {Step} step one of the legal steps
+ * @returns {ViewState}
+ */
+export function playOptimistic(state, step) {
+  const board = applyStep(state.board, step);
+  const capture = step.kind !== 'paika';
+  return {
+    ...state,
+    board,
+    pending: step,
+    turnPath: state.turnPath.length ? [...state.turnPath, step.to] : [step.from, step.to],
+    selected: capture ? step.to : null,
+    choosing: null,
+    notice: { key: 'game.hint.sending' },
+  };
+}
+
+/**
+ * The result of handling a tap: the next state, and the intent to send
+ * to the server, if any.
+ * @typedef {{state: ViewState, intent: null | {type: string, step?: Step}}} Outcome
+ */
+
+/**
+ * A tap (or click, or Enter) on a point of the board.
+ * @param {ViewState} state
+ * @param {string} sq
+ * @returns {Outcome}
+ */
+export function tap(state, sq) {
+  if (!canAct(state)) return { state, intent: null };
+  switch (mode(state)) {
+    case Mode.Choosing:
+      return tapWhileChoosing(state, sq);
+    case Mode.Selected:
+      return tapWhileSelected(state, sq);
+    default:
+      return tapWhileIdle(state, sq);
+  }
+}
+
+function tapWhileIdle(state, sq) {
+  if (movableStones(state).includes(sq)) return { state: select(state, sq), intent: null };
+  const own = stoneAt(state.board, sq) === stoneOf(state.role);
+  if (own && mustCapture(state)) {
+    return { state: { ...state, notice: { key: 'game.hint.mustCapture', error: true } }, intent: null };
+  }
+  return { state, intent: null };
+}
+
+function tapWhileSelected(state, sq) {
+  const targets = targetsFrom(state, state.selected);
+  const options = targets.get(sq);
+  if (options && options.length === 1) return commit(state, { from: state.selected, to: sq, ...options[0] });
+  if (options && options.length > 1) {
+    return {
+      state: { ...state, choosing: { from: state.selected, to: sq, options }, notice: { key: 'game.hint.chooseLine' } },
+      intent: null,
+    };
+  }
+  if (state.game.chain) return { state, intent: null };
+  if (sq === state.selected) return { state: select(state, null), intent: null };
+  if (movableStones(state).includes(sq)) return { state: select(state, sq), intent: null };
+  return { state: select(state, null), intent: null };
+}
+
+function tapWhileChoosing(state, sq) {
+  const { from, to, options } = state.choosing;
+  const chosen = options.find((o) => o.captures.includes(sq));
+  if (chosen) return commit(state, { from, to, ...chosen });
+  const back = { ...state, choosing: null, notice: null };
+  if (sq === to) return { state: back, intent: null };
+  return tapWhileSelected(back, sq);
+}
+
+function commit(state, step) {
+  return { state: playOptimistic(state, step), intent: { type: 'step', step } };
+}
+
+/**
+ * A stone dragged from one point and dropped on another: a step when the
+ * drop is a target, otherwise the stone stays selected.
+ * @param {ViewState} state
+ * @param {string} from
+ * @param {string|null} to
+ * @returns {Outcome}
+ */
+export function drop(state, from, to) {
+  if (!canAct(state) || !movableStones(state).includes(from)) return { state, intent: null };
+  const selected = state.selected === from ? state : select(state, from);
+  if (!to || to === from) return { state: selected, intent: null };
+  return tapWhileSelected({ ...selected, choosing: null }, to);
+}
+
+/**
+ * Ends the turn during a capture chain.
+ * @param {ViewState} state
+ * @returns {Outcome}
+ */
+export function endTurn(state) {
+  if (!canAct(state) || !state.game.canEndTurn) return { state, intent: null };
+  return {
+    state: { ...state, selected: null, choosing: null, pending: { kind: 'end_turn' }, notice: null },
+    intent: { type: 'end_turn' },
+  };
+}
+
+/** Backs out of the current choice or selection (Escape). */
+export function cancel(state) {
+  if (state.choosing) return { ...state, choosing: null, notice: null };
+  return select(state, null);
+}
+
+/** Turns the board round. */
+export function flip(state) {
+  return { ...state, flipped: !state.flipped };
+}
+
+/**
+ * Looks at an earlier position of the game, or back at the live game.
+ * @param {ViewState} state
+ * @param {number|null} index ply index; null or the last index for live
+ * @returns {ViewState}
+ */
+export function browseTo(state, index) {
+  const last = state.plies.length - 1;
+  if (index === null || last < 0) return { ...state, browse: null };
+  const i = Math.max(0, Math.min(last, Math.trunc(index)));
+  return { ...state, browse: i === last ? null : i, choosing: null };
+}
+
+/**
+ * Steps through the history: -1 back, +1 forward.
+ * @param {ViewState} state
+ * @param {number} delta
+ */
+export function browseBy(state, delta) {
+  const current = state.browse === null ? state.plies.length - 1 : state.browse;
+  return browseTo(state, current + delta);
+}
+
+// ---- what to draw -----------------------------------------------------------
+
+/**
+ * Everything the board drawing needs, derived from the state.
+ * @param {ViewState} state
+ * @param {string|null} [hover] the target under the pointer or focus
+ * @returns {object}
+ */
+export function boardView(state, hover = null) {
+  const bottom = bottomColor(state);
+  if (state.browse !== null) {
+    const ply = state.plies[state.browse];
+    return emptyView(ply.board, bottom, ply.path, ply.captured);
+  }
+  if (!state.board) return emptyView(null, bottom, [], []);
+  const g = state.game;
+  const inTurn = state.turnPath.length > 0;
+  const path = inTurn ? state.turnPath : g.lastTurn.path;
+  const captured = inTurn ? [] : g.lastTurn.captured;
+  const view = emptyView(state.board, bottom, path, captured);
+  view.chain = inTurn;
+  view.movable = movableStones(state);
+  view.selected = state.selected;
+  if (state.selected && canAct(state)) {
+    const targets = targetsFrom(state, state.selected);
+    for (const [to, options] of targets) {
+      view.targets.set(to, options.length > 1 ? 'both' : options[0].captures.length);
+      for (const o of options) for (const c of o.captures) view.threatened.add(c);
+    }
+    if (hover && targets.has(hover)) {
+      for (const o of targets.get(hover)) for (const c of o.captures) view.preview.add(c);
+    }
+  }
+  if (state.choosing) {
+    view.choice = state.choosing.options.map((o) => o.captures);
+    view.choiceTo = state.choosing.to;
+  }
+  return view;
+}
+
+function emptyView(board, bottom, path, captured) {
+  return {
+    board, bottom, path, captured, chain: false,
+    movable: [], selected: null, targets: new Map(),
+    threatened: new Set(), preview: new Set(), choice: null, choiceTo: null,
+  };
+}

@@ -1,0 +1,182 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  Mode, createState, stateFromPosition, receiveState, receiveError, tap, drop, endTurn, cancel,
+  flip, browseBy, browseTo, movableStones, mustCapture, mode, boardView, bottomColor, canAct,
+} from '../../js/state.js';
+import { stoneAt } from '../../js/position.js';
+import { gameState } from './fixtures.js';
+
+function playing(role = 'white', over = {}) {
+  return receiveState({ ...createState(), role }, gameState(over));
+}
+
+const AFTER_E2 = 'BBBB.BBBB/BBBB.BBBB/BWBWWBWBW/WWWW.WWWW/WWWWWWWWW w 0';
+
+test('on your turn the capturing stones are the movable ones', () => {
+  const s = playing();
+  assert.deepEqual(movableStones(s).sort(), ['d2', 'd3', 'e2', 'f2']);
+  assert.ok(mustCapture(s));
+  assert.equal(mode(s), Mode.Idle);
+});
+
+test('nothing is movable for the other side, a spectator, or when the game is over', () => {
+  assert.deepEqual(movableStones(playing('black')), []);
+  assert.deepEqual(movableStones(playing('spectator')), []);
+  assert.deepEqual(movableStones(playing('white', { result: { winner: 'black', reason: 'resignation' } })), []);
+  assert.equal(tap(playing('black'), 'e6').intent, null);
+});
+
+test('a step with one capture is sent at once and shown before the server answers', () => {
+  let s = playing();
+  ({ state: s } = tap(s, 'e2'));
+  assert.equal(s.selected, 'e2');
+  assert.equal(mode(s), Mode.Selected);
+  const { state, intent } = tap(s, 'e3');
+  assert.deepEqual(intent, { type: 'step', step: { from: 'e2', to: 'e3', kind: 'approach', captures: ['e4', 'e5'] } });
+  assert.equal(stoneAt(state.board, 'e3'), 'W');
+  assert.equal(stoneAt(state.board, 'e4'), null);
+  assert.equal(stoneAt(state.board, 'e5'), null);
+  assert.ok(state.pending);
+  assert.equal(canAct(state), false, 'no second step while one is on its way');
+});
+
+test('a step that can take either line asks for the line, then takes the tapped one', () => {
+  let s = tap(playing(), 'd3').state;
+  const asked = tap(s, 'e3');
+  assert.equal(asked.intent, null);
+  assert.equal(mode(asked.state), Mode.Choosing);
+  assert.deepEqual(boardView(asked.state).choice, [['f3'], ['c3']]);
+  const chosen = tap(asked.state, 'c3');
+  assert.equal(chosen.intent.step.kind, 'withdrawal');
+  assert.equal(stoneAt(chosen.state.board, 'c3'), null);
+  assert.equal(stoneAt(chosen.state.board, 'f3'), 'B');
+  s = tap(asked.state, 'f3').state;
+  assert.equal(s.pending.kind, 'approach');
+});
+
+test('tapping elsewhere while choosing backs out without sending', () => {
+  const asked = tap(tap(playing(), 'd3').state, 'e3').state;
+  const back = tap(asked, 'e3');
+  assert.equal(back.intent, null);
+  assert.equal(mode(back.state), Mode.Selected);
+  const other = tap(asked, 'e2');
+  assert.equal(other.intent, null);
+  assert.equal(other.state.selected, 'e2');
+  assert.equal(mode(cancel(asked)), Mode.Selected);
+  assert.equal(mode(cancel(cancel(asked))), Mode.Idle);
+});
+
+test('tapping the selected stone again or an empty point clears the selection', () => {
+  const s = tap(playing(), 'e2').state;
+  assert.equal(tap(s, 'e2').state.selected, null);
+  assert.equal(tap(s, 'a5').state.selected, null);
+  assert.equal(tap(s, 'f2').state.selected, 'f2', 'another movable stone is selected instead');
+});
+
+test('tapping a stone that cannot move explains that a capture is compulsory', () => {
+  const { state, intent } = tap(playing(), 'a1');
+  assert.equal(intent, null);
+  assert.equal(state.notice.key, 'game.hint.mustCapture');
+  assert.equal(state.selected, null);
+});
+
+test('dragging a stone onto a target is the same as two taps', () => {
+  const s = playing();
+  const { intent } = drop(s, 'f2', 'e3');
+  assert.deepEqual(intent.step.captures, ['d4', 'c5']);
+  assert.equal(drop(s, 'a1', 'a2').intent, null);
+  assert.equal(drop(s, 'f2', null).state.selected, 'f2');
+  assert.equal(mode(drop(s, 'd3', 'e3').state), Mode.Choosing);
+});
+
+test('the server state replaces the optimistic board', () => {
+  const sent = tap(tap(playing(), 'e2').state, 'e3').state;
+  const next = receiveState(sent, gameState({
+    position: AFTER_E2.replace(' w ', ' b '), turn: 'black', steps: [], moves: ['e2-e3A'],
+    last_turn: { path: ['e2', 'e3'], captured: ['e4', 'e5'] }, version: 2,
+  }));
+  assert.equal(next.pending, null);
+  assert.equal(next.selected, null);
+  assert.deepEqual(boardView(next).captured, ['e4', 'e5']);
+  assert.deepEqual(boardView(next).path, ['e2', 'e3']);
+  assert.equal(next.plies.length, 2, 'history replays to the same board');
+});
+
+test('a capture chain keeps the stone selected and offers End turn', () => {
+  const sent = tap(tap(playing(), 'e2').state, 'e3').state;
+  const chain = receiveState(sent, gameState({
+    position: AFTER_E2,
+    chain: { stone: 'e3', visited: ['e2', 'e3'], last_direction: 'n' },
+    steps: [{ from: 'e3', to: 'f4', kind: 'approach', captures: ['g5'] }],
+    can_end_turn: true,
+    version: 2,
+  }));
+  assert.equal(chain.selected, 'e3');
+  assert.deepEqual(boardView(chain).path, ['e2', 'e3']);
+  assert.ok(boardView(chain).chain);
+  assert.equal(tap(chain, 'a1').state.selected, 'e3', 'the chain stone stays selected');
+  const ended = endTurn(chain);
+  assert.deepEqual(ended.intent, { type: 'end_turn' });
+  assert.equal(endTurn(playing()).intent, null, 'no End turn before a capture');
+  const refused = receiveError(ended.state, { code: 'illegal_step', message: 'no' });
+  assert.equal(refused.selected, 'e3');
+  assert.equal(refused.pending, null);
+});
+
+test('a refused step is rolled back with its reason', () => {
+  const sent = tap(tap(playing(), 'd2').state, 'e3').state;
+  const back = receiveError(sent, { code: 'not_your_turn', message: 'not your turn' });
+  assert.equal(stoneAt(back.board, 'd2'), 'W');
+  assert.equal(stoneAt(back.board, 'f4'), 'B');
+  assert.equal(back.pending, null);
+  assert.equal(back.selected, 'd2');
+  assert.deepEqual(back.notice, { key: 'error.not_your_turn', error: true, fallback: 'not your turn' });
+  assert.ok(receiveError(createState(), { code: 'not_found', message: '' }).notFound);
+});
+
+test('an older state than the one shown is ignored', () => {
+  const s = playing('white', { version: 5 });
+  assert.equal(receiveState(s, gameState({ version: 4, turn: 'black' })), s);
+});
+
+test('the history can be browsed and the live game comes back', () => {
+  let s = playing('black', {
+    position: AFTER_E2.replace(' w ', ' b '), turn: 'black', moves: ['e2-e3A'],
+  });
+  assert.equal(s.plies.length, 2);
+  s = browseBy(s, -1);
+  assert.equal(s.browse, 0);
+  assert.equal(stoneAt(boardView(s).board, 'e4'), 'B', 'the start position is shown');
+  assert.equal(movableStones(s).length, 0, 'no moves while looking back');
+  assert.equal(browseBy(s, -1).browse, 0, 'stops at the start');
+  assert.equal(browseBy(s, 1).browse, null, 'the last ply is the live game');
+  assert.equal(browseTo(s, null).browse, null);
+  assert.equal(browseTo(s, 99).browse, null);
+});
+
+test('a position alone draws without legal steps', () => {
+  const s = stateFromPosition('........./........./....W..../........./......... b 7');
+  assert.equal(stoneAt(boardView(s).board, 'e3'), 'W');
+  assert.equal(s.game.turnsSinceCapture, 7);
+  assert.deepEqual(movableStones(s), []);
+  assert.equal(stateFromPosition('bad'), null);
+});
+
+test('each player sees their own colour at the bottom, spectators see White', () => {
+  assert.equal(bottomColor(playing('black')), 'black');
+  assert.equal(bottomColor(playing('spectator')), 'white');
+  assert.equal(bottomColor(flip(playing('white'))), 'black');
+  assert.equal(boardView(playing('black')).bottom, 'black');
+});
+
+test('a selected stone shows its targets and what each would take', () => {
+  const s = tap(playing(), 'd3').state;
+  const view = boardView(s, 'e3');
+  assert.equal(view.targets.get('e3'), 'both');
+  assert.deepEqual([...view.threatened].sort(), ['c3', 'f3']);
+  assert.deepEqual([...view.preview].sort(), ['c3', 'f3']);
+  const e2 = boardView(tap(playing(), 'e2').state);
+  assert.equal(e2.targets.get('e3'), 2);
+  assert.equal(e2.preview.size, 0, 'nothing previewed without a hover');
+});
