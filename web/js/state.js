@@ -431,7 +431,7 @@ export function boardView(state, hover = null) {
   if (state.selected && canAct(state)) {
     const targets = targetsFrom(state, state.selected);
     for (const [to, options] of targets) {
-      view.targets.set(to, options.length > 1 ? 'both' : options[0].captures.length);
+      view.targets.set(to, options.map((o) => o.captures.length));
       for (const o of options) for (const c of o.captures) view.threatened.add(c);
     }
     if (hover && targets.has(hover)) {

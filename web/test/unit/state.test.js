@@ -173,10 +173,10 @@ test('each player sees their own colour at the bottom, spectators see White', ()
 test('a selected stone shows its targets and what each would take', () => {
   const s = tap(playing(), 'd3').state;
   const view = boardView(s, 'e3');
-  assert.equal(view.targets.get('e3'), 'both');
+  assert.deepEqual(view.targets.get('e3'), [1, 1]);
   assert.deepEqual([...view.threatened].sort(), ['c3', 'f3']);
   assert.deepEqual([...view.preview].sort(), ['c3', 'f3']);
   const e2 = boardView(tap(playing(), 'e2').state);
-  assert.equal(e2.targets.get('e3'), 2);
+  assert.deepEqual(e2.targets.get('e3'), [2]);
   assert.equal(e2.preview.size, 0, 'nothing previewed without a hover');
 });

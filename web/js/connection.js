@@ -1,0 +1,115 @@
+// The WebSocket to the game: connects, reconnects with growing, jittered
+// delays when the connection drops, and hands frames to the page. It knows
+// nothing of the messages themselves (protocol.js does).
+
+/** What the connection reports about itself. */
+export const Status = Object.freeze({
+  Connecting: 'connecting', Open: 'open', Reconnecting: 'reconnecting', Closed: 'closed',
+});
+
+/**
+ * The wait before reconnect attempt `attempt` (0-based): doubling from
+ * half a second up to a cap, then spread by jitter so that many browsers
+ * do not all return at the same instant.
+ * @param {number} attempt
+ * @param {number} random a number in [0, 1)
+ * @param {{base?: number, cap?: number}} [opts]
+ * @returns {number} milliseconds
+ */
+export function backoffDelay(attempt, random, { base = 500, cap = 15000 } = {}) {
+  const ceiling = Math.min(cap, base * 2 ** Math.max(0, attempt));
+  return Math.round(ceiling / 2 + (ceiling / 2) * random);
+}
+
+/**
+ * Opens a connection that keeps itself open until closed.
+ * @param {object} opts
+ * @param {string} opts.url
+ * @param {(text: string) => void} opts.onMessage
+ * @param {(status: string) => void} opts.onStatus
+ * @param {typeof WebSocket} [opts.WebSocket]
+ * @param {(fn: () => void, ms: number) => unknown} [opts.setTimeout]
+ * @param {(id: unknown) => void} [opts.clearTimeout]
+ * @param {() => number} [opts.random]
+ * @param {EventTarget} [opts.window] for the browser's online and visibility events
+ * @returns {{send: (text: string) => boolean, close: () => void, retryNow: () => void}}
+ */
+export function connect(opts) {
+  const Ws = opts.WebSocket || globalThis.WebSocket;
+  const later = opts.setTimeout || ((fn, ms) => globalThis.setTimeout(fn, ms));
+  const cancelLater = opts.clearTimeout || ((id) => globalThis.clearTimeout(id));
+  const random = opts.random || Math.random;
+  let socket = null;
+  let attempt = 0;
+  let timer = null;
+  let closed = false;
+
+  const open = () => {
+    timer = null;
+    if (closed) return;
+    opts.onStatus(attempt === 0 ? Status.Connecting : Status.Reconnecting);
+    let ws;
+    try {
+      ws = new Ws(opts.url);
+    } catch {
+      schedule();
+      return;
+    }
+    socket = ws;
+    ws.onopen = () => {
+      attempt = 0;
+      opts.onStatus(Status.Open);
+    };
+    ws.onmessage = (e) => {
+      if (typeof e.data === 'string') opts.onMessage(e.data);
+    };
+    ws.onclose = () => {
+      if (socket !== ws) return;
+      socket = null;
+      if (!closed) schedule();
+    };
+    ws.onerror = () => {};
+  };
+
+  const schedule = () => {
+    if (closed || timer !== null) return;
+    opts.onStatus(Status.Reconnecting);
+    timer = later(open, backoffDelay(attempt, random()));
+    attempt += 1;
+  };
+
+  const retryNow = () => {
+    if (closed || socket) return;
+    if (timer !== null) cancelLater(timer);
+    timer = null;
+    open();
+  };
+
+  const win = opts.window;
+  const doc = win && win.document;
+  const onVisible = () => {
+    if (doc.visibilityState === 'visible') retryNow();
+  };
+  if (win) win.addEventListener('online', retryNow);
+  if (doc) doc.addEventListener('visibilitychange', onVisible);
+
+  open();
+
+  return {
+    send(text) {
+      if (!socket || socket.readyState !== 1) return false;
+      socket.send(text);
+      return true;
+    },
+    close() {
+      closed = true;
+      if (timer !== null) cancelLater(timer);
+      if (win) win.removeEventListener('online', retryNow);
+      if (doc) doc.removeEventListener('visibilitychange', onVisible);
+      if (socket) socket.close(1000);
+      socket = null;
+      opts.onStatus(Status.Closed);
+    },
+    retryNow,
+  };
+}

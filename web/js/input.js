@@ -1,0 +1,223 @@
+// Input: the board's named-state machine (idle, selected, choosing a
+// capture line), and the pointer and keyboard bindings that feed it.
+// `interpret` is pure; the bind functions touch the DOM and each returns
+// the function that undoes it.
+
+import {
+  Mode, mode, tap, drop, cancel, endTurn, select,
+} from './state.js';
+import { fromSvg, screenNeighbour } from './geometry.js';
+
+/** Events the machine understands. */
+export const Input = Object.freeze({
+  Tap: 'tap', Grab: 'grab', Drop: 'drop', Cancel: 'cancel', EndTurn: 'end-turn',
+});
+
+const none = (state) => ({ state, intent: null });
+const grab = (s, e) => none(s.selected === e.square ? s : select(s, e.square));
+
+/**
+ * The machine: for each mode, what each event does. Every handler returns
+ * {state, intent}; intent is null or the message to send.
+ */
+const MACHINE = Object.freeze({
+  [Mode.Idle]: {
+    [Input.Tap]: (s, e) => tap(s, e.square),
+    [Input.Grab]: grab,
+    [Input.Drop]: (s, e) => drop(s, e.from, e.to),
+    [Input.Cancel]: none,
+    [Input.EndTurn]: (s) => endTurn(s),
+  },
+  [Mode.Selected]: {
+    [Input.Tap]: (s, e) => tap(s, e.square),
+    [Input.Grab]: grab,
+    [Input.Drop]: (s, e) => drop(s, e.from, e.to),
+    [Input.Cancel]: (s) => none(cancel(s)),
+    [Input.EndTurn]: (s) => endTurn(s),
+  },
+  [Mode.Choosing]: {
+    [Input.Tap]: (s, e) => tap(s, e.square),
+    [Input.Grab]: (s, e) => grab(cancel(s), e),
+    // While a line is being chosen a drag starts over from the dragged stone.
+    [Input.Drop]: (s, e) => drop(cancel(s), e.from, e.to),
+    [Input.Cancel]: (s) => none(cancel(s)),
+    [Input.EndTurn]: none,
+  },
+});
+
+/**
+ * Runs one input event through the machine.
+ * @param {import('./state.js').ViewState} state
+ * @param {{type: string, square?: string, from?: string, to?: string|null}} event
+ * @returns {{state: import('./state.js').ViewState, intent: object|null}}
+ */
+export function interpret(state, event) {
+  const handler = MACHINE[mode(state)][event.type];
+  return handler ? handler(state, event) : none(state);
+}
+
+/**
+ * Converts a pointer position to the drawing's coordinates.
+ * @param {SVGSVGElement} svg
+ * @param {number} clientX
+ * @param {number} clientY
+ */
+export function svgPoint(svg, clientX, clientY) {
+  const m = svg.getScreenCTM();
+  if (!m) return { x: -1, y: -1 };
+  const p = new DOMPoint(clientX, clientY).matrixTransform(m.inverse());
+  return { x: p.x, y: p.y };
+}
+
+const DRAG_START_PX = 6;
+
+/**
+ * Binds pointer input to the board: a press and release on one point is a
+ * tap; pressing a draggable stone and moving it is a drag, ended by a drop.
+ * @param {SVGSVGElement} svg
+ * @param {object} h handlers
+ * @param {() => string} h.bottom the colour drawn at the bottom
+ * @param {(sq: string) => boolean} h.canDrag
+ * @param {(event: object) => void} h.onInput receives machine events
+ * @param {(drag: {square: string, x: number, y: number}|null) => void} h.onDrag
+ * @param {(sq: string|null) => void} h.onHover
+ * @returns {() => void} unbind
+ */
+export function bindPointer(svg, h) {
+  let press = null;
+  const squareAt = (e) => {
+    const p = svgPoint(svg, e.clientX, e.clientY);
+    return { ...p, square: fromSvg(p.x, p.y, h.bottom()) };
+  };
+  const down = (e) => {
+    if (e.button !== 0 && e.pointerType === 'mouse') return;
+    const at = squareAt(e);
+    if (!at.square) return;
+    press = { square: at.square, x: e.clientX, y: e.clientY, dragging: false, id: e.pointerId };
+    if (h.canDrag(at.square)) svg.setPointerCapture?.(e.pointerId);
+    e.preventDefault();
+  };
+  const move = (e) => {
+    if (!press) {
+      if (e.pointerType === 'mouse') h.onHover(squareAt(e).square);
+      return;
+    }
+    if (!press.dragging) {
+      const far = Math.hypot(e.clientX - press.x, e.clientY - press.y) > DRAG_START_PX;
+      if (!far || !h.canDrag(press.square)) return;
+      press.dragging = true;
+      h.onInput({ type: Input.Grab, square: press.square });
+    }
+    const at = squareAt(e);
+    h.onDrag({ square: press.square, x: at.x, y: at.y });
+    h.onHover(at.square);
+  };
+  const up = (e) => {
+    if (!press) return;
+    const at = squareAt(e);
+    const p = press;
+    press = null;
+    if (p.dragging) {
+      h.onDrag(null);
+      h.onInput({ type: Input.Drop, from: p.square, to: at.square });
+    } else if (at.square === p.square) {
+      h.onInput({ type: Input.Tap, square: p.square });
+    }
+  };
+  const abort = () => {
+    if (press && press.dragging) h.onDrag(null);
+    press = null;
+  };
+  const leave = () => h.onHover(null);
+  svg.addEventListener('pointerdown', down);
+  svg.addEventListener('pointermove', move);
+  svg.addEventListener('pointerup', up);
+  svg.addEventListener('pointercancel', abort);
+  svg.addEventListener('pointerleave', leave);
+  return () => {
+    svg.removeEventListener('pointerdown', down);
+    svg.removeEventListener('pointermove', move);
+    svg.removeEventListener('pointerup', up);
+    svg.removeEventListener('pointercancel', abort);
+    svg.removeEventListener('pointerleave', leave);
+  };
+}
+
+const ARROWS = { ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right' };
+
+/**
+ * Binds the keyboard to the board's points: one point is in the tab
+ * order at a time (roving tabindex); arrows move between points, Enter or
+ * Space taps, Escape backs out.
+ * @param {SVGSVGElement} svg
+ * @param {object} h handlers
+ * @param {() => string} h.bottom
+ * @param {(event: object) => void} h.onInput
+ * @param {(sq: string|null) => void} h.onHover
+ * @param {string} [start] the point first in the tab order
+ * @returns {() => void} unbind
+ */
+export function bindKeyboard(svg, h, start = 'e3') {
+  const pointOf = (node) => node && node.closest && node.closest('[data-sq]');
+  let current = start;
+  const rove = (sq, focus) => {
+    const old = svg.querySelector(`[data-sq="${current}"]`);
+    const next = svg.querySelector(`[data-sq="${sq}"]`);
+    if (old) old.setAttribute('tabindex', '-1');
+    if (!next) return;
+    next.setAttribute('tabindex', '0');
+    current = sq;
+    if (focus) next.focus();
+  };
+  rove(start, false);
+  const keydown = (e) => {
+    const pt = pointOf(e.target);
+    if (!pt) return;
+    const sq = pt.getAttribute('data-sq');
+    if (ARROWS[e.key]) {
+      rove(screenNeighbour(sq, ARROWS[e.key], h.bottom()), true);
+      e.preventDefault();
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      h.onInput({ type: Input.Tap, square: sq });
+      e.preventDefault();
+    } else if (e.key === 'Escape') {
+      h.onInput({ type: Input.Cancel });
+    }
+  };
+  const focusin = (e) => {
+    const pt = pointOf(e.target);
+    if (!pt) return;
+    const sq = pt.getAttribute('data-sq');
+    if (sq !== current) rove(sq, false);
+    h.onHover(sq);
+  };
+  const focusout = () => h.onHover(null);
+  svg.addEventListener('keydown', keydown);
+  svg.addEventListener('focusin', focusin);
+  svg.addEventListener('focusout', focusout);
+  return () => {
+    svg.removeEventListener('keydown', keydown);
+    svg.removeEventListener('focusin', focusin);
+    svg.removeEventListener('focusout', focusout);
+  };
+}
+
+/**
+ * Binds the arrow keys outside the board to browsing the move list.
+ * @param {Document|Element} root
+ * @param {(delta: number|'first'|'last') => void} onBrowse
+ * @returns {() => void} unbind
+ */
+export function bindHistoryKeys(root, onBrowse) {
+  const keydown = (e) => {
+    const target = e.target;
+    if (target && target.closest && (target.closest('[data-sq]') || target.closest('input, textarea, select'))) return;
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const action = { ArrowLeft: -1, ArrowRight: 1, Home: 'first', End: 'last' }[e.key];
+    if (action === undefined) return;
+    onBrowse(action);
+    e.preventDefault();
+  };
+  root.addEventListener('keydown', keydown);
+  return () => root.removeEventListener('keydown', keydown);
+}

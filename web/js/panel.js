@@ -1,0 +1,202 @@
+// Draws everything around the board from the view state: players, whose
+// turn it is, the hint line, the quiet-turn counter, the move list, the
+// result and the buttons. Reads state, writes the DOM; changes no state.
+
+import {
+  isPlayer, isMyTurn, canAct, mustCapture, bottomColor, Link, mode, Mode,
+} from './state.js';
+import { countStones } from './position.js';
+import { EndReason } from './protocol.js';
+
+const FIFTY = 50;
+
+/**
+ * Finds the page elements the panel writes to.
+ * @param {Document} doc
+ */
+export function panelElements(doc) {
+  const $ = (id) => doc.getElementById(id);
+  const player = (id) => {
+    const root = $(id);
+    return {
+      root,
+      swatch: root.querySelector('.swatch'),
+      who: root.querySelector('.who'),
+      presence: root.querySelector('.presence'),
+      count: root.querySelector('.count'),
+    };
+  };
+  return {
+    top: player('player-top'),
+    bottom: player('player-bottom'),
+    turn: $('turn'), hint: $('hint'), quiet: $('quiet'), endTurn: $('end-turn'),
+    result: $('result'), offer: $('offer'), claim: $('claim'),
+    moves: $('moves'), noMoves: $('no-moves'), viewing: $('viewing'),
+    histFirst: $('hist-first'), histPrev: $('hist-prev'), histNext: $('hist-next'), histLast: $('hist-last'),
+    flip: $('flip'), sound: $('sound'), offerDraw: $('offer-draw'), resign: $('resign'),
+    resignConfirm: $('resign-confirm'), rematch: $('rematch'),
+    seat: $('seat'), seatLink: $('seat-link'),
+    game: $('game'), notFound: $('not-found'),
+  };
+}
+
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+function show(node, on) {
+  if (node.hidden === on) node.hidden = !on;
+}
+
+function other(color) {
+  return color === 'white' ? 'black' : 'white';
+}
+
+function renderPlayer(p, color, state, t) {
+  const g = state.game;
+  p.swatch.className = `swatch ${color}`;
+  let who = t(`color.${color}`);
+  if (isPlayer(state)) who += ` · ${t(color === state.role ? 'game.you' : 'game.yourFriend')}`;
+  setText(p.who, who);
+  const presence = g ? g.players[color] : null;
+  const key = !presence || !presence.joined ? 'game.notJoined'
+    : presence.connected ? 'game.online' : 'game.away';
+  setText(p.presence, color === state.role ? '' : t(key));
+  p.presence.className = `presence ${key.slice(5)}`;
+  const board = state.board;
+  setText(p.count, board ? String(countStones(board)[color]) : '');
+  p.root.classList.toggle('to-move', Boolean(g && !g.result && g.turn === color));
+}
+
+function turnLine(state, t) {
+  const g = state.game;
+  if (state.link === Link.Reconnecting) return t('game.reconnecting');
+  if (!g) return t('game.connecting');
+  if (g.result) return resultTitle(state, t);
+  if (isMyTurn(state)) return t('game.yourTurn');
+  if (isPlayer(state)) return t('game.theirTurn');
+  return t('game.sideToMove', { color: t(`color.${g.turn}`) });
+}
+
+function hintLine(state, t) {
+  if (state.notice) {
+    const text = t(state.notice.key);
+    return text === state.notice.key ? state.notice.fallback || t('error.unknown') : text;
+  }
+  if (!canAct(state)) return state.role === 'spectator' && state.game && !state.game.result ? t('game.watching') : '';
+  if (state.game.chain) return t('game.hint.chain');
+  switch (mode(state)) {
+    case Mode.Choosing: return t('game.hint.chooseLine');
+    case Mode.Selected: return t('game.hint.selected');
+    default: return mustCapture(state) ? t('game.hint.mustCapture') : t('game.hint.move');
+  }
+}
+
+/**
+ * The headline of a finished game.
+ * @param {object} state
+ * @param {(key: string, params?: object) => string} t
+ */
+export function resultTitle(state, t) {
+  const r = state.game.result;
+  if (!r.winner) return t('result.draw');
+  if (isPlayer(state)) return t(r.winner === state.role ? 'result.you' : 'result.they');
+  return t('result.win', { color: t(`color.${r.winner}`) });
+}
+
+function renderMoves(els, state, t) {
+  const moves = state.game ? state.game.moves : [];
+  const list = els.moves;
+  while (list.children.length > moves.length) list.lastElementChild.remove();
+  for (let i = 0; i < moves.length; i++) {
+    let li = list.children[i];
+    if (!li) {
+      li = list.ownerDocument.createElement('li');
+      const b = list.ownerDocument.createElement('button');
+      b.type = 'button';
+      b.className = 'move';
+      b.dataset.ply = String(i + 1);
+      li.append(b);
+      list.append(li);
+    }
+    const b = li.firstElementChild;
+    setText(b, moves[i]);
+    b.classList.toggle('white-move', i % 2 === 0);
+    const shown = state.browse === null ? state.plies.length - 1 : state.browse;
+    const current = i + 1 === shown;
+    b.classList.toggle('current', current);
+    if (current) b.setAttribute('aria-current', 'step');
+    else b.removeAttribute('aria-current');
+  }
+  show(els.noMoves, moves.length === 0);
+  const last = state.plies.length - 1;
+  const at = state.browse === null ? last : state.browse;
+  els.histFirst.disabled = els.histPrev.disabled = at <= 0;
+  els.histNext.disabled = els.histLast.disabled = state.browse === null;
+  show(els.viewing, state.browse !== null);
+  if (state.browse !== null) setText(els.viewing.firstElementChild, t('game.viewing', { n: state.browse, total: last }));
+}
+
+/**
+ * Brings the panel up to date.
+ * @param {ReturnType<typeof panelElements>} els
+ * @param {import('./state.js').ViewState} state
+ * @param {(key: string, params?: object) => string} t
+ * @param {{resignConfirm: boolean, soundOn: boolean, claimable: boolean}} ui
+ */
+export function renderPanel(els, state, t, ui) {
+  show(els.game, !state.notFound);
+  show(els.notFound, state.notFound);
+  const bottom = bottomColor(state);
+  renderPlayer(els.bottom, bottom, state, t);
+  renderPlayer(els.top, other(bottom), state, t);
+  setText(els.turn, turnLine(state, t));
+  els.turn.classList.toggle('mine', isMyTurn(state));
+  setText(els.hint, hintLine(state, t));
+  els.hint.classList.toggle('error', Boolean(state.notice && state.notice.error));
+  const g = state.game;
+  const quiet = g ? g.turnsSinceCapture : 0;
+  setText(els.quiet, quiet > 0 && !(g && g.result)
+    ? (quiet >= 40 ? t('game.quietSoon', { count: FIFTY - quiet }) : t('game.quiet', { count: quiet }))
+    : '');
+  els.quiet.classList.toggle('warning', quiet >= 40);
+  show(els.endTurn, Boolean(canAct(state) && g.canEndTurn));
+  show(els.result, Boolean(g && g.result));
+  if (g && g.result) {
+    setText(els.result.querySelector('.result-title'), resultTitle(state, t));
+    setText(els.result.querySelector('.result-reason'), t(`reason.${g.result.reason}`));
+  }
+  const playing = Boolean(g && !g.result && isPlayer(state));
+  const offeredToMe = Boolean(playing && g.drawOffer && g.drawOffer !== state.role);
+  show(els.offer, offeredToMe);
+  show(els.claim, Boolean(playing && ui.claimable));
+  show(els.offerDraw, playing && !offeredToMe && !ui.resignConfirm);
+  els.offerDraw.disabled = Boolean(g && g.drawOffer === state.role);
+  setText(els.offerDraw, t(g && g.drawOffer === state.role ? 'game.drawOffered' : 'game.offerDraw'));
+  show(els.resign, playing && !ui.resignConfirm);
+  show(els.resignConfirm, playing && ui.resignConfirm);
+  const finished = Boolean(g && g.result && isPlayer(state));
+  show(els.rematch, finished);
+  els.rematch.disabled = Boolean(g && g.rematch === state.role);
+  setText(els.rematch, t(g && g.rematch === state.role ? 'game.rematchAsked' : 'game.rematch'));
+  setText(els.sound, t(ui.soundOn ? 'game.soundOn' : 'game.soundOff'));
+  els.sound.setAttribute('aria-pressed', String(ui.soundOn));
+  show(els.seat, Boolean(state.seatLink));
+  if (state.seatLink && els.seatLink.value !== state.seatLink) els.seatLink.value = state.seatLink;
+  renderMoves(els, state, t);
+}
+
+/**
+ * Whether the opponent has been away long enough on their own turn for a
+ * win to be claimed. The server has the last word; this only shows the
+ * button when the state says the opponent is gone.
+ * @param {import('./state.js').ViewState} state
+ */
+export function opponentGone(state) {
+  const g = state.game;
+  if (!g || g.result || !isPlayer(state)) return false;
+  const them = g.players[other(state.role)];
+  return them.joined && !them.connected && g.turn !== state.role;
+}
+
+export { EndReason };
