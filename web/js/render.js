@@ -61,7 +61,7 @@ export function createBoard(container, options = {}) {
     const focus = el('circle', { class: 'focus', r: STONE_R + 9 }, g);
     dom.points.set(sq, { g, node, hit, target, stone, body, ring, cross, badge, focus, color: null });
   }
-  dom.dragStone = el('g', { class: 'stone dragging' }, drag);
+  dom.dragStone = el('g', { class: 'stone dragging', visibility: 'hidden' }, drag);
   el('circle', { class: 'body', r: STONE_R }, dom.dragStone);
   el('circle', { class: 'ring', r: STONE_R * 0.52 }, dom.dragStone);
   container.appendChild(svg);
@@ -152,11 +152,13 @@ export function renderBoard(dom, view, t) {
     if (p.badge.textContent !== badge) p.badge.textContent = badge;
     if (dom.interactive && t) setAttrs(p.g, { 'aria-label': pointLabel(sq, view, t) });
   }
+  const mover = view.board && view.path.length ? stoneAt(view.board, view.path[view.path.length - 1]) : null;
   for (const sq of captured) {
     const p = dom.points.get(sq);
-    if (p.color && !stoneAt(view.board || [], sq)) {
-      toggle(p.stone, 'white', p.color === 'W');
-      toggle(p.stone, 'black', p.color === 'B');
+    const color = p.color || (mover === 'W' ? 'B' : mover === 'B' ? 'W' : null);
+    if (color && !stoneAt(view.board || [], sq)) {
+      toggle(p.stone, 'white', color === 'W');
+      toggle(p.stone, 'black', color === 'B');
     }
   }
   drawTrail(dom, view);
