@@ -546,11 +546,19 @@ impl Position {
     ///
     /// The first step that is illegal and why, or
     /// [`PlayError::TurnAlreadyOver`] when steps follow the automatic end of
-    /// the turn. `self` is unchanged.
+    /// the turn, or [`PlayError::CannotEndTurn`] for a turn with no landing
+    /// that does not name the stone of the chain in progress. `self` is
+    /// unchanged.
     pub fn play(&self, turn: &Turn) -> Result<Position, PlayError> {
+        if turn.landings().is_empty() {
+            // An empty turn only ends the chain of the stone it names.
+            return match self.chain {
+                Some(chain) if chain.stone == turn.origin() => Ok(self.end_turn_unchecked()),
+                _ => Err(PlayError::CannotEndTurn),
+            };
+        }
         let mut pos = *self;
         let mut from = turn.origin();
-        let started_in_chain = self.chain.is_some();
         for (i, landing) in turn.landings().iter().enumerate() {
             if i > 0 && pos.chain.is_none() {
                 return Err(PlayError::TurnAlreadyOver { at: from });
@@ -558,9 +566,6 @@ impl Position {
             let step = pos.check_step(from, landing.to, landing.kind)?;
             pos = pos.play_step_unchecked(step);
             from = landing.to;
-        }
-        if turn.landings().is_empty() && !started_in_chain {
-            return Err(PlayError::CannotEndTurn);
         }
         if pos.chain.is_some() {
             pos = pos.end_turn_unchecked();
@@ -659,5 +664,39 @@ impl fmt::Display for Position {
     /// Writes position text; a turn in progress is not part of it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.to_setup(), f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chain_open() -> Position {
+        let setup: Setup = "........./....B..../......B../....W..../......... w"
+            .parse()
+            .expect("valid text");
+        let pos = Position::from_setup(setup).expect("legal");
+        let turn: Turn = "e2-e3A".parse().expect("notation");
+        let step = pos
+            .check_step(Square::E2, Square::E3, StepKind::Approach)
+            .expect("legal step");
+        let mid = pos.play_step_unchecked(step);
+        assert!(mid.chain().is_some(), "{turn} leaves g3 to take");
+        mid
+    }
+
+    #[test]
+    fn an_empty_turn_ends_only_the_chain_of_its_own_stone() {
+        let mid = chain_open();
+        assert_eq!(
+            mid.play(&Turn::new(Square::A1)),
+            Err(PlayError::CannotEndTurn)
+        );
+        let ended = mid.play(&Turn::new(Square::E3)).expect("the moving stone");
+        assert_eq!(ended.turn(), Color::Black);
+        assert_eq!(
+            Position::start().play(&Turn::new(Square::D3)),
+            Err(PlayError::CannotEndTurn)
+        );
     }
 }
