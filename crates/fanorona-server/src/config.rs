@@ -1,0 +1,110 @@
+//! Command-line flags with environment-variable fallbacks.
+
+use std::{fmt, net::SocketAddr, time::Duration};
+
+use clap::Parser;
+
+/// The Fanorona web site: play a friend by sharing a link.
+#[derive(Clone, Parser)]
+#[command(version, about)]
+pub struct Config {
+    /// Address and port to listen on.
+    #[arg(long, env = "FANORONA_LISTEN", default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+
+    /// Database URL; a `sqlite://` file is created and migrated when absent.
+    #[arg(
+        long,
+        env = "FANORONA_DATABASE",
+        default_value = "sqlite://fanorona.db"
+    )]
+    pub database: String,
+
+    /// The origin written into links, like `https://fanorona.example`
+    /// (default: `http://` and the listen address).
+    #[arg(long, env = "FANORONA_PUBLIC_URL")]
+    pub public_url: Option<String>,
+
+    /// Log filter, like `info` or `fanorona_server=debug,info`.
+    #[arg(long, env = "FANORONA_LOG", default_value = "info")]
+    pub log: String,
+
+    /// How long the player to move must be disconnected before the opponent
+    /// may claim victory, like `5m` or `90s`.
+    #[arg(long, env = "FANORONA_ABANDON_AFTER", default_value = "5m", value_parser = humantime::parse_duration)]
+    pub abandon_after: Duration,
+
+    /// How long an invitation nobody joined stays valid.
+    #[arg(long, env = "FANORONA_INVITE_TTL", default_value = "30days", value_parser = humantime::parse_duration)]
+    pub invite_ttl: Duration,
+
+    /// How long a game with no one watching stays in memory.
+    #[arg(long, env = "FANORONA_IDLE_UNLOAD", default_value = "10m", value_parser = humantime::parse_duration)]
+    pub idle_unload: Duration,
+
+    /// Lets `POST /api/games` start from any position text (`position`
+    /// field). For tests and analysis only: never enable it in production.
+    #[arg(long, env = "FANORONA_ALLOW_CUSTOM_START")]
+    pub allow_custom_start: bool,
+}
+
+impl Config {
+    /// The configuration with every default, listening on `listen`, using
+    /// the database at `database`.
+    pub fn with_defaults(listen: SocketAddr, database: &str) -> Config {
+        Config::parse_from([
+            "fanorona-server",
+            "--listen",
+            &listen.to_string(),
+            "--database",
+            database,
+        ])
+    }
+
+    /// The origin links are built on, without a trailing slash.
+    pub fn origin(&self) -> String {
+        match &self.public_url {
+            Some(url) => url.trim_end_matches('/').to_owned(),
+            None => format!("http://{}", self.listen),
+        }
+    }
+}
+
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let scheme = self.database.split(':').next().unwrap_or_default();
+        f.debug_struct("Config")
+            .field("listen", &self.listen)
+            .field("database", &format_args!("{scheme}://[redacted]"))
+            .field("public_url", &self.public_url)
+            .field("log", &self.log)
+            .field("abandon_after", &self.abandon_after)
+            .field("invite_ttl", &self.invite_ttl)
+            .field("idle_unload", &self.idle_unload)
+            .field("allow_custom_start", &self.allow_custom_start)
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_match_the_documentation() {
+        let config = Config::parse_from(["fanorona-server"]);
+        assert_eq!(config.listen.to_string(), "127.0.0.1:8080");
+        assert_eq!(config.abandon_after, Duration::from_secs(300));
+        assert_eq!(config.invite_ttl, Duration::from_secs(30 * 86400));
+        assert_eq!(config.origin(), "http://127.0.0.1:8080");
+        assert!(!config.allow_custom_start);
+    }
+
+    #[test]
+    fn debug_hides_the_database_url() {
+        let mut config = Config::parse_from(["fanorona-server"]);
+        config.database = "postgres://user:pw@host/db".into();
+        let text = format!("{config:?}");
+        assert!(!text.contains("pw"), "{text}");
+    }
+}

@@ -1,0 +1,130 @@
+//! The one error type of the server, and how it becomes a response.
+
+use axum::{
+    extract::rejection::JsonRejection,
+    http::StatusCode,
+    response::{IntoResponse, Response},
+};
+use fanorona::PlayError;
+
+use crate::{
+    game::GameError,
+    store::StoreError,
+    ws::protocol::{ProtocolError, ServerMsg},
+};
+
+/// Everything a request or a message can fail with. Each has a stable code
+/// and status; internal details are logged, never sent.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// The game refuses the intent.
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// The message could not be read.
+    #[error(transparent)]
+    Protocol(#[from] ProtocolError),
+    /// No game has this id.
+    #[error("there is no game with this id")]
+    GameNotFound,
+    /// Nobody joined the game in time.
+    #[error("this invitation has expired: start a new game")]
+    InvitationExpired,
+    /// The invitation token does not belong to this game.
+    #[error("this invitation link is not valid for this game")]
+    WrongInvite,
+    /// No seat credentials were given: spectators cannot act.
+    #[error("only the two players can do this, and you are watching")]
+    NotAPlayer,
+    /// Seat credentials were given but match neither seat.
+    #[error("this seat secret does not belong to a player of this game")]
+    WrongSecret,
+    /// A start position was given but the server does not allow them.
+    #[error("this server does not allow custom start positions")]
+    CustomStartDisabled,
+    /// The custom start position is not valid.
+    #[error("invalid start position: {0}")]
+    BadPosition(String),
+    /// The server is shutting down or the game's task has stopped.
+    #[error("the server is busy or shutting down, try again")]
+    Unavailable,
+    /// Storage failed.
+    #[error("internal error")]
+    Store(#[from] StoreError),
+    /// The random source failed.
+    #[error("internal error")]
+    Random(#[from] getrandom::Error),
+}
+
+impl AppError {
+    /// A stable snake_case identifier.
+    pub fn code(&self) -> &'static str {
+        match self {
+            AppError::Game(e) => e.code(),
+            AppError::Protocol(e) => e.code(),
+            AppError::GameNotFound => "game_not_found",
+            AppError::InvitationExpired => "invitation_expired",
+            AppError::WrongInvite => "wrong_invite",
+            AppError::NotAPlayer => "not_a_player",
+            AppError::WrongSecret => "wrong_secret",
+            AppError::CustomStartDisabled => "custom_start_disabled",
+            AppError::BadPosition(_) => "bad_position",
+            AppError::Unavailable => "unavailable",
+            AppError::Store(_) | AppError::Random(_) => "internal",
+        }
+    }
+
+    /// The HTTP status for the error.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            AppError::Game(GameError::Play(PlayError::GameOver(_))) => StatusCode::CONFLICT,
+            AppError::Game(GameError::Play(_)) => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::Game(_) => StatusCode::CONFLICT,
+            AppError::Protocol(_) => StatusCode::BAD_REQUEST,
+            AppError::GameNotFound => StatusCode::NOT_FOUND,
+            AppError::InvitationExpired => StatusCode::GONE,
+            AppError::WrongInvite
+            | AppError::NotAPlayer
+            | AppError::WrongSecret
+            | AppError::CustomStartDisabled => StatusCode::FORBIDDEN,
+            AppError::BadPosition(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Store(_) | AppError::Random(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The error message as sent: `{"type":"error","code":..,"message":..}`.
+    pub fn to_json(&self) -> String {
+        if self.status().is_server_error() {
+            tracing::error!(error = ?self, "request failed");
+        }
+        ServerMsg::Error {
+            code: self.code(),
+            message: self.to_string(),
+        }
+        .to_json()
+    }
+}
+
+impl From<JsonRejection> for AppError {
+    fn from(rejection: JsonRejection) -> AppError {
+        match rejection {
+            JsonRejection::JsonDataError(e) => AppError::Protocol(ProtocolError::BadMessage {
+                kind: "request".into(),
+                detail: e.body_text(),
+            }),
+            _ => AppError::Protocol(ProtocolError::BadJson),
+        }
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let body = self.to_json();
+        (
+            self.status(),
+            [(axum::http::header::CONTENT_TYPE, "application/json")],
+            body,
+        )
+            .into_response()
+    }
+}

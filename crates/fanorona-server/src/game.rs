@@ -1,0 +1,432 @@
+//! One game as a pure value: its start position, the actions played so far,
+//! and everything derived from them. No I/O: the hub validates intents here,
+//! stores them, and replays them here when a game is loaded.
+
+use fanorona::{ByColor, Color, EndReason, PlayError, Position, Square, StepKind, Turn};
+
+use crate::ids::GameId;
+
+/// What a player asks for. The wire form is in `ws::protocol`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Intent {
+    /// Move the stone on `from` to `to`, capturing as `kind` says.
+    Step {
+        /// Where the stone starts.
+        from: Square,
+        /// Where it lands.
+        to: Square,
+        /// Paika, approach or withdrawal.
+        kind: StepKind,
+    },
+    /// Stop a capture chain.
+    EndTurn,
+    /// Give up the game.
+    Resign,
+    /// Propose a draw (accepts the opponent's pending offer, if any).
+    OfferDraw,
+    /// Accept the opponent's draw offer.
+    AcceptDraw,
+    /// Refuse the opponent's draw offer.
+    DeclineDraw,
+    /// Win because the opponent, to move, has been away too long.
+    ClaimVictory,
+    /// Ask for another game with colours swapped.
+    Rematch,
+}
+
+impl Intent {
+    /// The stable name used on the wire and in the store: `step`, `end_turn`...
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Intent::Step { .. } => "step",
+            Intent::EndTurn => "end_turn",
+            Intent::Resign => "resign",
+            Intent::OfferDraw => "offer_draw",
+            Intent::AcceptDraw => "accept_draw",
+            Intent::DeclineDraw => "decline_draw",
+            Intent::ClaimVictory => "claim_victory",
+            Intent::Rematch => "rematch",
+        }
+    }
+}
+
+/// An accepted intent and the seat that made it: one row of a game's history.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Action {
+    /// The player who acted.
+    pub by: Color,
+    /// What they did.
+    pub intent: Intent,
+}
+
+/// Why a game ended, on the board or off it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// The loser has no stones left.
+    NoStones,
+    /// The loser, to move, has no legal step.
+    NoLegalStep,
+    /// Fifty turns without a capture: a draw.
+    FiftyTurns,
+    /// The loser resigned.
+    Resignation,
+    /// Both players agreed to a draw.
+    Agreement,
+    /// The loser left the game on their turn and the winner claimed it.
+    Abandonment,
+}
+
+impl Reason {
+    /// The stable wire name, like `no_stones`.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Reason::NoStones => "no_stones",
+            Reason::NoLegalStep => "no_legal_step",
+            Reason::FiftyTurns => "fifty_turns",
+            Reason::Resignation => "resignation",
+            Reason::Agreement => "agreement",
+            Reason::Abandonment => "abandonment",
+        }
+    }
+}
+
+/// How a game ended: the winner (`None` for a draw) and why.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Color>,
+    /// Why the game ended.
+    pub reason: Reason,
+}
+
+/// Why an intent is refused. Each has a stable code and a sentence.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// The rules refuse the step or the end of turn.
+    #[error("{0}")]
+    Play(PlayError),
+    /// The other player is to move.
+    #[error("it is not your turn")]
+    NotYourTurn,
+    /// The game has ended.
+    #[error("the game is over")]
+    GameOver,
+    /// Only a finished game can be followed by a rematch.
+    #[error("a rematch can only be asked for once the game is over")]
+    GameNotOver,
+    /// The second seat is still free.
+    #[error("your opponent has not joined yet")]
+    WaitingForOpponent,
+    /// No draw offer from the opponent is pending.
+    #[error("your opponent has not offered a draw")]
+    NoDrawOffer,
+    /// This player's own offer is still pending.
+    #[error("you have already offered a draw")]
+    DrawAlreadyOffered,
+    /// The opponent is not away on their own turn long enough.
+    #[error(
+        "you can claim victory only when your opponent has been away for a while on their turn"
+    )]
+    NotAbandoned,
+    /// This player has already asked for a rematch.
+    #[error("you have already asked for a rematch")]
+    RematchAlreadyRequested,
+}
+
+impl GameError {
+    /// A stable snake_case identifier.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            GameError::Play(e) => e.code(),
+            GameError::NotYourTurn => "not_your_turn",
+            GameError::GameOver => "game_over",
+            GameError::GameNotOver => "game_not_over",
+            GameError::WaitingForOpponent => "waiting_for_opponent",
+            GameError::NoDrawOffer => "no_draw_offer",
+            GameError::DrawAlreadyOffered => "draw_already_offered",
+            GameError::NotAbandoned => "not_abandoned",
+            GameError::RematchAlreadyRequested => "rematch_already_requested",
+        }
+    }
+}
+
+/// The turn being played: its notation so far and what it took.
+#[derive(Clone, Debug)]
+pub struct TurnSoFar {
+    /// The steps so far, in turn notation.
+    pub turn: Turn,
+    /// Every enemy stone taken so far, in order.
+    pub captured: Vec<Square>,
+}
+
+impl TurnSoFar {
+    /// The points the stone has stood on, its start first.
+    pub fn path(&self) -> Vec<Square> {
+        std::iter::once(self.turn.origin())
+            .chain(self.turn.landings().iter().map(|l| l.to))
+            .collect()
+    }
+}
+
+/// A game: start, history, and the state derived from them.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// The position the game started from.
+    pub start: Position,
+    /// The position now, with the turn in progress if any.
+    pub position: Position,
+    /// Completed turns in notation.
+    pub moves: Vec<String>,
+    /// The turn in progress, if a capture chain is open.
+    pub current: Option<TurnSoFar>,
+    /// The last completed turn.
+    pub last: Option<TurnSoFar>,
+    /// The end of the game, once it has ended.
+    pub result: Option<GameResult>,
+    /// The player whose draw offer is pending.
+    pub draw_offer: Option<Color>,
+    /// Which players have asked for a rematch.
+    pub rematch: ByColor<bool>,
+    /// The rematch game, once both asked.
+    pub next_game: Option<GameId>,
+    /// How many actions have been applied.
+    pub seq: u64,
+}
+
+impl Game {
+    /// A new game from `start`, which may already be over.
+    pub fn new(start: Position) -> Game {
+        Game {
+            start,
+            position: start,
+            moves: Vec::new(),
+            current: None,
+            last: None,
+            result: start.outcome().map(board_result),
+            draw_offer: None,
+            rematch: ByColor::default(),
+            next_game: None,
+            seq: 0,
+        }
+    }
+
+    /// Applies one action, or says why it is refused and changes nothing.
+    ///
+    /// # Errors
+    ///
+    /// The [`GameError`] that explains the refusal.
+    pub fn apply(&mut self, action: Action) -> Result<(), GameError> {
+        let mut next = self.clone();
+        next.apply_in_place(action)?;
+        next.seq += 1;
+        *self = next;
+        Ok(())
+    }
+
+    fn apply_in_place(&mut self, Action { by, intent }: Action) -> Result<(), GameError> {
+        if intent == Intent::Rematch {
+            return self.ask_rematch(by);
+        }
+        if self.result.is_some() {
+            return Err(GameError::GameOver);
+        }
+        match intent {
+            Intent::Step { from, to, kind } => self.step(by, from, to, kind),
+            Intent::EndTurn => self.end_turn(by),
+            Intent::Resign => {
+                self.finish(Some(!by), Reason::Resignation);
+                Ok(())
+            }
+            Intent::OfferDraw => self.offer_draw(by),
+            Intent::AcceptDraw | Intent::DeclineDraw if self.draw_offer != Some(!by) => {
+                Err(GameError::NoDrawOffer)
+            }
+            Intent::AcceptDraw => {
+                self.finish(None, Reason::Agreement);
+                Ok(())
+            }
+            Intent::DeclineDraw => {
+                self.draw_offer = None;
+                Ok(())
+            }
+            Intent::ClaimVictory if by == self.position.turn() => Err(GameError::NotAbandoned),
+            Intent::ClaimVictory => {
+                self.finish(Some(by), Reason::Abandonment);
+                Ok(())
+            }
+            Intent::Rematch => Ok(()),
+        }
+    }
+
+    fn step(
+        &mut self,
+        by: Color,
+        from: Square,
+        to: Square,
+        kind: StepKind,
+    ) -> Result<(), GameError> {
+        if by != self.position.turn() {
+            return Err(GameError::NotYourTurn);
+        }
+        let step = self
+            .position
+            .check_step(from, to, kind)
+            .map_err(GameError::Play)?;
+        let captured = self.position.captures(step);
+        let mut so_far = self.current.take().unwrap_or_else(|| TurnSoFar {
+            turn: Turn::new(from),
+            captured: Vec::new(),
+        });
+        so_far.turn.push(to, kind);
+        so_far.captured.extend(captured);
+        self.position = self.position.play_step_unchecked(step);
+        if self.draw_offer == Some(!by) {
+            self.draw_offer = None;
+        }
+        if self.position.chain().is_some() {
+            self.current = Some(so_far);
+        } else {
+            self.complete_turn(so_far);
+        }
+        Ok(())
+    }
+
+    fn end_turn(&mut self, by: Color) -> Result<(), GameError> {
+        if by != self.position.turn() {
+            return Err(GameError::NotYourTurn);
+        }
+        self.position = self.position.end_turn().map_err(GameError::Play)?;
+        if let Some(so_far) = self.current.take() {
+            self.complete_turn(so_far);
+        }
+        Ok(())
+    }
+
+    fn complete_turn(&mut self, so_far: TurnSoFar) {
+        self.moves.push(so_far.turn.to_string());
+        self.last = Some(so_far);
+        if let Some(outcome) = self.position.outcome() {
+            self.result = Some(board_result(outcome));
+        }
+    }
+
+    fn offer_draw(&mut self, by: Color) -> Result<(), GameError> {
+        match self.draw_offer {
+            Some(c) if c == by => Err(GameError::DrawAlreadyOffered),
+            Some(_) => {
+                self.finish(None, Reason::Agreement);
+                Ok(())
+            }
+            None => {
+                self.draw_offer = Some(by);
+                Ok(())
+            }
+        }
+    }
+
+    fn ask_rematch(&mut self, by: Color) -> Result<(), GameError> {
+        if self.result.is_none() {
+            return Err(GameError::GameNotOver);
+        }
+        if *self.rematch.get(by) {
+            return Err(GameError::RematchAlreadyRequested);
+        }
+        *self.rematch.get_mut(by) = true;
+        Ok(())
+    }
+
+    fn finish(&mut self, winner: Option<Color>, reason: Reason) {
+        self.result = Some(GameResult { winner, reason });
+        self.draw_offer = None;
+    }
+
+    /// Whether the action would start the rematch: the other player has
+    /// already asked.
+    pub fn completes_rematch(&self, action: Action) -> bool {
+        action.intent == Intent::Rematch
+            && self.result.is_some()
+            && *self.rematch.get(!action.by)
+            && !*self.rematch.get(action.by)
+    }
+}
+
+fn board_result(outcome: fanorona::Outcome) -> GameResult {
+    let reason = match outcome.reason {
+        EndReason::NoStones => Reason::NoStones,
+        EndReason::NoLegalStep => Reason::NoLegalStep,
+        _ => Reason::FiftyTurns,
+    };
+    GameResult {
+        winner: outcome.winner,
+        reason,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(by: Color, text: &str, kind: StepKind) -> Action {
+        let (from, to) = text.split_once('-').expect("a step");
+        Action {
+            by,
+            intent: Intent::Step {
+                from: from.parse().expect("square"),
+                to: to.parse().expect("square"),
+                kind,
+            },
+        }
+    }
+
+    #[test]
+    fn a_capture_is_recorded_in_notation_with_what_it_took() {
+        let mut game = Game::new(Position::start());
+        game.apply(step(Color::White, "d3-e3", StepKind::Approach))
+            .expect("legal");
+        assert_eq!(game.moves, ["d3-e3A"]);
+        let last = game.last.as_ref().expect("a completed turn");
+        assert_eq!(last.path(), [Square::D3, Square::E3]);
+        assert_eq!(last.captured, [Square::F3]);
+        assert_eq!(game.seq, 1);
+    }
+
+    #[test]
+    fn a_refused_action_changes_nothing() {
+        let mut game = Game::new(Position::start());
+        let err = game.apply(step(Color::Black, "d3-e3", StepKind::Approach));
+        assert_eq!(err, Err(GameError::NotYourTurn));
+        let err = game.apply(step(Color::White, "e2-e3", StepKind::Paika));
+        assert_eq!(err.map_err(|e| e.code()), Err("capture_required"));
+        assert_eq!(game.seq, 0);
+        assert_eq!(game.position, Position::start());
+    }
+
+    #[test]
+    fn draw_offers_are_accepted_or_declined_by_the_opponent_only() {
+        let mut game = Game::new(Position::start());
+        let act = |by, intent| Action { by, intent };
+        game.apply(act(Color::White, Intent::OfferDraw))
+            .expect("offer");
+        assert_eq!(
+            game.apply(act(Color::White, Intent::AcceptDraw)),
+            Err(GameError::NoDrawOffer)
+        );
+        game.apply(act(Color::Black, Intent::DeclineDraw))
+            .expect("decline");
+        assert_eq!(game.draw_offer, None);
+        game.apply(act(Color::Black, Intent::OfferDraw))
+            .expect("offer");
+        game.apply(act(Color::White, Intent::AcceptDraw))
+            .expect("accept");
+        assert_eq!(
+            game.result,
+            Some(GameResult {
+                winner: None,
+                reason: Reason::Agreement
+            })
+        );
+        assert!(!game.completes_rematch(act(Color::White, Intent::Rematch)));
+        game.apply(act(Color::White, Intent::Rematch)).expect("ask");
+        assert!(game.completes_rematch(act(Color::Black, Intent::Rematch)));
+    }
+}

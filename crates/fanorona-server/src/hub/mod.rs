@@ -1,0 +1,315 @@
+//! Live games. Each loaded game is owned by one task ([`task`]): commands
+//! arrive on its channel and are handled one at a time, every change is
+//! stored before it is published, and the state is published once, as
+//! shared bytes, on a watch channel that every socket of the game reads.
+
+mod task;
+
+use std::{collections::HashMap, sync::Arc};
+
+use axum::extract::ws::Utf8Bytes;
+use fanorona::{ByColor, Color, Position, Setup};
+use tokio::sync::{mpsc, oneshot, watch, Mutex};
+use tokio_util::sync::CancellationToken;
+
+use crate::{
+    clock,
+    config::Config,
+    error::AppError,
+    game::Intent,
+    ids::{GameId, Secret},
+    store::{GameRow, Store, StoreError},
+    ws::protocol::Role,
+};
+
+/// The last published state of a game.
+#[derive(Debug)]
+pub struct Snapshot {
+    /// The state message, encoded once.
+    pub json: Utf8Bytes,
+    /// When the game was created, while a seat is still free.
+    pub open_since: Option<i64>,
+    /// The game this one is a rematch of.
+    pub rematch_of: Option<GameId>,
+}
+
+/// Who moves first, as the creator chose.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum First {
+    /// The creator plays White.
+    Me,
+    /// The friend plays White.
+    Friend,
+    /// A coin toss.
+    Random,
+}
+
+/// A new game as its creator sees it.
+#[derive(Debug)]
+pub struct Created {
+    /// The game.
+    pub id: GameId,
+    /// The creator's colour.
+    pub color: Color,
+    /// The creator's seat secret.
+    pub seat: Secret,
+    /// The invitation token for the friend.
+    pub invite: Secret,
+}
+
+/// What opening an invitation gave.
+#[derive(Debug)]
+pub enum Joined {
+    /// The visitor already holds this seat (with this secret).
+    Already(Color, Secret),
+    /// The visitor took the free seat and gets this secret.
+    Seated(Color, Secret),
+    /// Both seats are taken: the visitor watches.
+    Spectator,
+}
+
+/// Who sends an intent.
+#[derive(Debug)]
+pub enum Sender {
+    /// A socket that already knows its role.
+    Role(Role),
+    /// An HTTP request with these seat credentials, if any.
+    Secret(Option<Secret>),
+}
+
+type Reply<T> = oneshot::Sender<Result<T, AppError>>;
+
+/// The commands a game's task handles, one at a time.
+#[derive(Debug)]
+enum Command {
+    Connect(Option<Secret>, oneshot::Sender<Role>),
+    Disconnect(Role),
+    Identify(Secret, oneshot::Sender<Option<Color>>),
+    Act(Sender, Intent, Reply<Utf8Bytes>),
+    Join {
+        invite: Secret,
+        holder: Option<Secret>,
+        reply: Reply<Joined>,
+    },
+}
+
+/// A way to talk to one live game.
+#[derive(Clone, Debug)]
+pub struct GameHandle {
+    tx: mpsc::Sender<Command>,
+    state: watch::Receiver<Arc<Snapshot>>,
+}
+
+impl GameHandle {
+    /// The last published state.
+    pub fn snapshot(&self) -> Arc<Snapshot> {
+        self.state.borrow().clone()
+    }
+
+    /// A receiver of every future state, marked so the current one is seen
+    /// first.
+    pub fn subscribe(&self) -> watch::Receiver<Arc<Snapshot>> {
+        let mut rx = self.state.clone();
+        rx.mark_changed();
+        rx
+    }
+
+    async fn ask<T>(
+        &self,
+        make: impl FnOnce(oneshot::Sender<T>) -> Command,
+    ) -> Result<T, AppError> {
+        let (tx, rx) = oneshot::channel();
+        self.tx
+            .send(make(tx))
+            .await
+            .map_err(|_| AppError::Unavailable)?;
+        rx.await.map_err(|_| AppError::Unavailable)
+    }
+
+    /// Registers a connection; a seat's holder is counted as present.
+    ///
+    /// # Errors
+    ///
+    /// [`AppError::Unavailable`] when the game's task has stopped.
+    pub async fn connect(&self, secret: Option<Secret>) -> Result<Role, AppError> {
+        self.ask(|tx| Command::Connect(secret, tx)).await
+    }
+
+    /// Ends a connection registered by [`GameHandle::connect`].
+    pub async fn disconnect(&self, role: Role) {
+        let _ = self.tx.send(Command::Disconnect(role)).await;
+    }
+
+    /// The seat `secret` holds, if any.
+    ///
+    /// # Errors
+    ///
+    /// [`AppError::Unavailable`] when the game's task has stopped.
+    pub async fn identify(&self, secret: Secret) -> Result<Option<Color>, AppError> {
+        self.ask(|tx| Command::Identify(secret, tx)).await
+    }
+
+    /// Plays an intent; returns the new state.
+    ///
+    /// # Errors
+    ///
+    /// Why the intent is refused; nothing changed then.
+    pub async fn act(&self, by: Sender, intent: Intent) -> Result<Utf8Bytes, AppError> {
+        self.ask(|tx| Command::Act(by, intent, tx)).await?
+    }
+
+    /// Opens the invitation `invite` for a visitor holding `holder`.
+    ///
+    /// # Errors
+    ///
+    /// A wrong or expired invitation.
+    pub async fn join(&self, invite: Secret, holder: Option<Secret>) -> Result<Joined, AppError> {
+        self.ask(|reply| Command::Join {
+            invite,
+            holder,
+            reply,
+        })
+        .await?
+    }
+}
+
+struct HubInner {
+    store: Arc<dyn Store>,
+    config: Arc<Config>,
+    games: Mutex<HashMap<GameId, GameHandle>>,
+    shutdown: CancellationToken,
+}
+
+/// Every live game of this process.
+#[derive(Clone)]
+pub struct Hub {
+    inner: Arc<HubInner>,
+}
+
+impl std::fmt::Debug for Hub {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hub").finish_non_exhaustive()
+    }
+}
+
+impl Hub {
+    /// A hub with no live games over `store`.
+    pub fn new(store: Arc<dyn Store>, config: Arc<Config>) -> Hub {
+        Hub {
+            inner: Arc::new(HubInner {
+                store,
+                config,
+                games: Mutex::new(HashMap::new()),
+                shutdown: CancellationToken::new(),
+            }),
+        }
+    }
+
+    /// Cancelled when the server shuts down: game tasks and sockets stop.
+    pub fn shutdown_token(&self) -> CancellationToken {
+        self.inner.shutdown.clone()
+    }
+
+    /// The server's configuration.
+    pub fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
+    /// Creates and stores a new game.
+    ///
+    /// # Errors
+    ///
+    /// A start position that is not allowed or not valid, or a storage error.
+    pub async fn create(&self, first: First, position: Option<&str>) -> Result<Created, AppError> {
+        let start = self.start_position(position)?;
+        let color = match first {
+            First::Me => Color::White,
+            First::Friend => Color::Black,
+            First::Random => {
+                let mut byte = [0u8];
+                getrandom::fill(&mut byte)?;
+                if byte[0] & 1 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                }
+            }
+        };
+        let (seat, invite) = (Secret::random()?, Secret::random()?);
+        let mut seats = ByColor::default();
+        *seats.get_mut(color) = Some(seat.hash());
+        let row = GameRow {
+            id: GameId::random()?,
+            created_at: clock::unix_seconds(),
+            start_position: start.to_string(),
+            creator: color,
+            seats,
+            invite: invite.hash(),
+            rematch_of: None,
+            next_game: None,
+        };
+        self.inner.store.create_game(&row).await?;
+        tracing::info!(game = %row.id, "game created");
+        Ok(Created {
+            id: row.id,
+            color,
+            seat,
+            invite,
+        })
+    }
+
+    fn start_position(&self, position: Option<&str>) -> Result<Position, AppError> {
+        let Some(text) = position else {
+            return Ok(Position::start());
+        };
+        if !self.inner.config.allow_custom_start {
+            return Err(AppError::CustomStartDisabled);
+        }
+        let setup: Setup = text
+            .parse()
+            .map_err(|e: fanorona::ParseSetupError| AppError::BadPosition(e.to_string()))?;
+        Position::from_setup(setup).map_err(|e| AppError::BadPosition(e.to_string()))
+    }
+
+    /// The live game `id`, loaded from the store and replayed if needed.
+    ///
+    /// # Errors
+    ///
+    /// [`AppError::GameNotFound`], or a storage error.
+    pub async fn get(&self, id: &str) -> Result<GameHandle, AppError> {
+        let id: GameId = id.parse().map_err(|_| AppError::GameNotFound)?;
+        if self.inner.shutdown.is_cancelled() {
+            return Err(AppError::Unavailable);
+        }
+        let mut games = self.inner.games.lock().await;
+        if let Some(handle) = games.get(&id) {
+            if !handle.tx.is_closed() {
+                return Ok(handle.clone());
+            }
+        }
+        let stored = match self.inner.store.load_game(&id).await {
+            Err(StoreError::NotFound) => return Err(AppError::GameNotFound),
+            other => other?,
+        };
+        let handle = task::spawn(self.clone(), stored)?;
+        games.insert(id, handle.clone());
+        Ok(handle)
+    }
+
+    /// Forgets `id` if its task may stop: nobody but the hub watches it and
+    /// no command is waiting. Called by the task itself.
+    async fn unload(
+        &self,
+        id: &GameId,
+        watchers: &watch::Sender<Arc<Snapshot>>,
+        rx: &mpsc::Receiver<Command>,
+    ) -> bool {
+        let mut games = self.inner.games.lock().await;
+        if watchers.receiver_count() > 1 || !rx.is_empty() {
+            return false;
+        }
+        games.remove(id);
+        true
+    }
+}

@@ -1,0 +1,307 @@
+//! The task that owns one live game.
+
+use std::{sync::Arc, time::Duration};
+
+use axum::extract::ws::Utf8Bytes;
+use fanorona::{ByColor, Color, Position, Setup};
+use tokio::{
+    sync::{mpsc, watch},
+    time::{sleep, sleep_until, Instant},
+};
+
+use super::{Command, GameHandle, Hub, Joined, Sender, Snapshot};
+use crate::{
+    clock,
+    error::AppError,
+    game::{Action, Game, GameError, Intent},
+    ids::{GameId, Secret},
+    store::{GameRow, StoreError, StoredGame},
+    ws::protocol::{encode_state, Live, PlayerView, Role},
+};
+
+/// How many commands may wait for a game's task.
+const QUEUE: usize = 64;
+
+#[derive(Copy, Clone, Debug)]
+struct Presence {
+    connections: u32,
+    away_since: Instant,
+}
+
+struct GameTask {
+    hub: Hub,
+    row: GameRow,
+    game: Game,
+    presence: ByColor<Presence>,
+    version: u64,
+    shown_abandoned: bool,
+    state: watch::Sender<Arc<Snapshot>>,
+}
+
+/// Replays a stored game and starts its task.
+pub(super) fn spawn(hub: Hub, stored: StoredGame) -> Result<GameHandle, AppError> {
+    let game = replay(&stored)?;
+    let now = Instant::now();
+    let (tx, rx) = mpsc::channel(QUEUE);
+    let version = u64::try_from(clock::unix_seconds()).unwrap_or(0) * 1000;
+    let mut task = GameTask {
+        hub,
+        row: stored.row,
+        game,
+        presence: ByColor::new_with(|_| Presence {
+            connections: 0,
+            away_since: now,
+        }),
+        version,
+        shown_abandoned: false,
+        state: watch::Sender::new(Arc::new(Snapshot {
+            json: Utf8Bytes::from_static("{}"),
+            open_since: None,
+            rematch_of: None,
+        })),
+    };
+    task.publish();
+    let handle = GameHandle {
+        tx,
+        state: task.state.subscribe(),
+    };
+    tokio::spawn(task.run(rx));
+    Ok(handle)
+}
+
+fn replay(stored: &StoredGame) -> Result<Game, AppError> {
+    let corrupt = |what: String| AppError::Store(StoreError::Other(what.into()));
+    let setup: Setup = stored
+        .row
+        .start_position
+        .parse()
+        .map_err(|e| corrupt(format!("game {}: {e}", stored.row.id)))?;
+    let start =
+        Position::from_setup(setup).map_err(|e| corrupt(format!("game {}: {e}", stored.row.id)))?;
+    let mut game = Game::new(start);
+    for (i, action) in stored.actions.iter().enumerate() {
+        game.apply(*action)
+            .map_err(|e| corrupt(format!("game {} action {i}: {e}", stored.row.id)))?;
+    }
+    game.next_game = stored.row.next_game.clone();
+    Ok(game)
+}
+
+impl GameTask {
+    async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
+        let shutdown = self.hub.shutdown_token();
+        let idle = self.hub.config().idle_unload;
+        loop {
+            let abandon_at = self.abandon_deadline();
+            tokio::select! {
+                command = rx.recv() => match command {
+                    Some(command) => self.handle(command).await,
+                    None => break,
+                },
+                () = sleep_until(abandon_at.unwrap_or_else(far_future)), if abandon_at.is_some() => {
+                    self.publish();
+                }
+                () = sleep(idle) => {
+                    if self.hub.unload(&self.row.id, &self.state, &rx).await {
+                        tracing::debug!(game = %self.row.id, "game unloaded");
+                        break;
+                    }
+                }
+                () = shutdown.cancelled() => break,
+            }
+        }
+    }
+
+    async fn handle(&mut self, command: Command) {
+        match command {
+            Command::Connect(secret, reply) => {
+                let role = match secret.and_then(|s| self.seat_of(&s)) {
+                    Some(color) => Role::Player(color),
+                    None => Role::Spectator,
+                };
+                if let Role::Player(color) = role {
+                    self.presence.get_mut(color).connections += 1;
+                    self.publish();
+                }
+                let _ = reply.send(role);
+            }
+            Command::Disconnect(role) => self.disconnect(role),
+            Command::Identify(secret, reply) => {
+                let _ = reply.send(self.seat_of(&secret));
+            }
+            Command::Act(by, intent, reply) => {
+                let result = self.act(by, intent).await;
+                let _ = reply.send(result);
+            }
+            Command::Join {
+                invite,
+                holder,
+                reply,
+            } => {
+                let result = self.join(invite, holder).await;
+                let _ = reply.send(result);
+            }
+        }
+    }
+
+    fn disconnect(&mut self, role: Role) {
+        if let Role::Player(color) = role {
+            let p = self.presence.get_mut(color);
+            p.connections = p.connections.saturating_sub(1);
+            if p.connections == 0 {
+                p.away_since = Instant::now();
+            }
+            self.publish();
+        }
+    }
+
+    fn seat_of(&self, secret: &Secret) -> Option<Color> {
+        Color::ALL.into_iter().find(|&c| {
+            self.row
+                .seats
+                .get(c)
+                .as_ref()
+                .is_some_and(|h| h.matches(secret))
+        })
+    }
+
+    fn both_joined(&self) -> bool {
+        self.row.seats.white.is_some() && self.row.seats.black.is_some()
+    }
+
+    /// Whether the player to move has been away for the configured delay.
+    fn abandoned(&self) -> bool {
+        let mover = self.presence.get(self.game.position.turn());
+        self.game.result.is_none()
+            && self.both_joined()
+            && mover.connections == 0
+            && mover.away_since.elapsed() >= self.hub.config().abandon_after
+    }
+
+    /// When the state must be published again because the player to move
+    /// will have been away long enough.
+    fn abandon_deadline(&self) -> Option<Instant> {
+        let mover = self.presence.get(self.game.position.turn());
+        let pending = self.game.result.is_none()
+            && self.both_joined()
+            && mover.connections == 0
+            && !self.shown_abandoned;
+        pending.then(|| mover.away_since + self.hub.config().abandon_after)
+    }
+
+    async fn act(&mut self, by: Sender, intent: Intent) -> Result<Utf8Bytes, AppError> {
+        let by = match by {
+            Sender::Role(Role::Player(color)) => color,
+            Sender::Role(Role::Spectator) | Sender::Secret(None) => {
+                return Err(AppError::NotAPlayer)
+            }
+            Sender::Secret(Some(secret)) => self.seat_of(&secret).ok_or(AppError::WrongSecret)?,
+        };
+        if !self.both_joined() && self.game.result.is_none() {
+            return Err(GameError::WaitingForOpponent.into());
+        }
+        if intent == Intent::ClaimVictory && self.game.result.is_none() && !self.abandoned() {
+            return Err(GameError::NotAbandoned.into());
+        }
+        let action = Action { by, intent };
+        let mut next = self.game.clone();
+        next.apply(action)?;
+        let store = &self.hub.inner.store;
+        if self.game.completes_rematch(action) {
+            let row = self.rematch_row()?;
+            store
+                .append_rematch(&self.row.id, self.game.seq, &action, &row)
+                .await?;
+            tracing::info!(game = %self.row.id, next = %row.id, "rematch started");
+            next.next_game = Some(row.id.clone());
+            self.row.next_game = Some(row.id);
+        } else {
+            store
+                .append_action(&self.row.id, self.game.seq, &action)
+                .await?;
+        }
+        self.game = next;
+        Ok(self.publish())
+    }
+
+    fn rematch_row(&self) -> Result<GameRow, AppError> {
+        Ok(GameRow {
+            id: GameId::random()?,
+            created_at: clock::unix_seconds(),
+            start_position: Position::start().to_string(),
+            creator: !self.row.creator,
+            seats: ByColor {
+                white: self.row.seats.black,
+                black: self.row.seats.white,
+            },
+            invite: Secret::random()?.hash(),
+            rematch_of: Some(self.row.id.clone()),
+            next_game: None,
+        })
+    }
+
+    fn expired(&self) -> bool {
+        let ttl = i64::try_from(self.hub.config().invite_ttl.as_secs()).unwrap_or(i64::MAX);
+        !self.both_joined() && clock::unix_seconds().saturating_sub(self.row.created_at) >= ttl
+    }
+
+    async fn join(&mut self, invite: Secret, holder: Option<Secret>) -> Result<Joined, AppError> {
+        if let Some(holder) = holder {
+            if let Some(color) = self.seat_of(&holder) {
+                return Ok(Joined::Already(color, holder));
+            }
+        }
+        if !self.row.invite.matches(&invite) {
+            return Err(AppError::WrongInvite);
+        }
+        let Some(color) = Color::ALL
+            .into_iter()
+            .find(|&c| self.row.seats.get(c).is_none())
+        else {
+            return Ok(Joined::Spectator);
+        };
+        if self.expired() {
+            return Err(AppError::InvitationExpired);
+        }
+        let secret = Secret::random()?;
+        let hash = secret.hash();
+        self.hub
+            .inner
+            .store
+            .claim_seat(&self.row.id, color, &hash)
+            .await?;
+        *self.row.seats.get_mut(color) = Some(hash);
+        tracing::info!(game = %self.row.id, "seat taken");
+        self.publish();
+        Ok(Joined::Seated(color, secret))
+    }
+
+    /// Encodes the state once and hands it to every watcher.
+    fn publish(&mut self) -> Utf8Bytes {
+        self.version += 1;
+        let abandoned = self.abandoned();
+        self.shown_abandoned = abandoned;
+        let players = ByColor::new_with(|c| PlayerView {
+            joined: self.row.seats.get(c).is_some(),
+            connected: self.presence.get(c).connections > 0,
+        });
+        let live = Live {
+            id: &self.row.id,
+            version: self.version,
+            players,
+            abandoned,
+        };
+        let json = Utf8Bytes::from(encode_state(&self.game, live));
+        let snapshot = Snapshot {
+            json: json.clone(),
+            open_since: (!self.both_joined()).then_some(self.row.created_at),
+            rematch_of: self.row.rematch_of.clone(),
+        };
+        self.state.send_replace(Arc::new(snapshot));
+        json
+    }
+}
+
+fn far_future() -> Instant {
+    Instant::now() + Duration::from_secs(86400 * 365)
+}

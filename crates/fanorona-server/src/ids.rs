@@ -1,0 +1,218 @@
+//! Game ids (public, base-62) and seat secrets (private, hashed at rest).
+
+use std::{fmt, str::FromStr};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
+
+const ALPHABET: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/// The length of a game id: 10 base-62 characters, about 59 bits.
+pub const GAME_ID_LEN: usize = 10;
+
+/// The length of a seat secret or invitation token: 22 base-62 characters,
+/// about 131 bits.
+pub const SECRET_LEN: usize = 22;
+
+/// Draws `len` base-62 characters from the operating system's random source.
+///
+/// Bytes of 248 or more are rejected so that every character is equally
+/// likely.
+fn random_base62(len: usize) -> Result<String, getrandom::Error> {
+    let mut out = String::with_capacity(len);
+    let mut buf = [0u8; 32];
+    while out.len() < len {
+        getrandom::fill(&mut buf)?;
+        for &b in buf.iter().filter(|&&b| b < 248) {
+            if out.len() == len {
+                break;
+            }
+            out.push(char::from(ALPHABET[usize::from(b % 62)]));
+        }
+    }
+    Ok(out)
+}
+
+fn is_base62(s: &str) -> bool {
+    s.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+/// The public identifier of a game: 10 base-62 characters.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct GameId(String);
+
+impl GameId {
+    /// Draws a fresh random id.
+    ///
+    /// # Errors
+    ///
+    /// When the operating system's random source fails.
+    pub fn random() -> Result<GameId, getrandom::Error> {
+        random_base62(GAME_ID_LEN).map(GameId)
+    }
+
+    /// The id as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Text that is not a game id.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid game id")]
+pub struct ParseGameIdError;
+
+impl FromStr for GameId {
+    type Err = ParseGameIdError;
+
+    fn from_str(s: &str) -> Result<GameId, ParseGameIdError> {
+        if s.len() == GAME_ID_LEN && is_base62(s) {
+            Ok(GameId(s.to_owned()))
+        } else {
+            Err(ParseGameIdError)
+        }
+    }
+}
+
+impl TryFrom<String> for GameId {
+    type Error = ParseGameIdError;
+
+    fn try_from(s: String) -> Result<GameId, ParseGameIdError> {
+        s.parse()
+    }
+}
+
+impl From<GameId> for String {
+    fn from(id: GameId) -> String {
+        id.0
+    }
+}
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A secret that proves who holds a seat (or an invitation): 22 base-62
+/// characters. Only its [`SecretHash`] is stored. `Debug` never shows it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    /// Draws a fresh secret of about 131 bits from the OS random source.
+    ///
+    /// # Errors
+    ///
+    /// When the operating system's random source fails.
+    pub fn random() -> Result<Secret, getrandom::Error> {
+        random_base62(SECRET_LEN).map(Secret)
+    }
+
+    /// The secret as text, to be given to its owner only.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    /// The SHA-256 hash that is stored in place of the secret.
+    pub fn hash(&self) -> SecretHash {
+        SecretHash(Sha256::digest(self.0.as_bytes()).into())
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(..)")
+    }
+}
+
+/// Text that is not a secret.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid secret")]
+pub struct ParseSecretError;
+
+impl FromStr for Secret {
+    type Err = ParseSecretError;
+
+    fn from_str(s: &str) -> Result<Secret, ParseSecretError> {
+        if s.len() == SECRET_LEN && is_base62(s) {
+            Ok(Secret(s.to_owned()))
+        } else {
+            Err(ParseSecretError)
+        }
+    }
+}
+
+/// The SHA-256 hash of a [`Secret`], compared in constant time.
+#[derive(Copy, Clone, Eq)]
+pub struct SecretHash([u8; 32]);
+
+impl SecretHash {
+    /// The hash as 64 lower-case hex digits, as stored.
+    pub fn to_hex(&self) -> String {
+        self.0.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// Reads 64 hex digits.
+    ///
+    /// # Errors
+    ///
+    /// When the text is not 64 hex digits.
+    pub fn from_hex(s: &str) -> Result<SecretHash, ParseSecretError> {
+        let bytes = s.as_bytes();
+        if bytes.len() != 64 {
+            return Err(ParseSecretError);
+        }
+        let mut out = [0u8; 32];
+        for (i, pair) in bytes.chunks_exact(2).enumerate() {
+            let text = std::str::from_utf8(pair).map_err(|_| ParseSecretError)?;
+            out[i] = u8::from_str_radix(text, 16).map_err(|_| ParseSecretError)?;
+        }
+        Ok(SecretHash(out))
+    }
+
+    /// Whether `secret` hashes to this value, in constant time.
+    pub fn matches(&self, secret: &Secret) -> bool {
+        *self == secret.hash()
+    }
+}
+
+impl PartialEq for SecretHash {
+    fn eq(&self, other: &SecretHash) -> bool {
+        self.0.ct_eq(&other.0).into()
+    }
+}
+
+impl fmt::Debug for SecretHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SecretHash(..)")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_ids_are_base62_and_round_trip() {
+        let id = GameId::random().expect("random source");
+        assert_eq!(id.as_str().len(), GAME_ID_LEN);
+        assert_eq!(id.as_str().parse::<GameId>(), Ok(id.clone()));
+        assert!("abc".parse::<GameId>().is_err());
+        assert!("abcdefghi!".parse::<GameId>().is_err());
+    }
+
+    #[test]
+    fn secrets_hash_and_match() {
+        let a = Secret::random().expect("random source");
+        let b = Secret::random().expect("random source");
+        assert_ne!(a, b);
+        let hash = a.hash();
+        assert!(hash.matches(&a));
+        assert!(!hash.matches(&b));
+        assert_eq!(SecretHash::from_hex(&hash.to_hex()), Ok(hash));
+        assert_eq!(format!("{a:?}"), "Secret(..)");
+    }
+}

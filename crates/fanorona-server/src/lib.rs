@@ -1,0 +1,47 @@
+//! The Fanorona web site: pages, a JSON API and one WebSocket per browser
+//! tab, over games stored in SQLite. See `docs/API.md` for the protocol.
+#![warn(missing_docs)]
+
+pub mod clock;
+pub mod config;
+pub mod error;
+pub mod game;
+pub mod hub;
+pub mod ids;
+pub mod routes;
+pub mod seat;
+pub mod state;
+pub mod store;
+pub mod ws;
+
+use std::future::Future;
+
+use axum::Router;
+use tokio::net::TcpListener;
+
+pub use crate::{config::Config, error::AppError, state::AppState};
+
+/// The whole site as a router.
+pub fn app(state: AppState) -> Router {
+    routes::router(state)
+}
+
+/// Serves the site on `listener` until `shutdown` completes; then every
+/// game task stops and every socket is closed with "going away".
+///
+/// # Errors
+///
+/// When accepting connections fails.
+pub async fn serve(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let token = state.hub.shutdown_token();
+    axum::serve(listener, app(state))
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            token.cancel();
+        })
+        .await
+}

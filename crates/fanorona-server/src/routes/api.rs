@@ -1,0 +1,160 @@
+//! The JSON API: create, join, read a game, and play intents over HTTP.
+
+use axum::{
+    body::Bytes,
+    extract::{FromRequest, Path, State},
+    http::{header, HeaderMap, StatusCode},
+    response::{IntoResponse, Response},
+    Json,
+};
+use axum_extra::extract::CookieJar;
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    error::AppError,
+    hub::{First, Hub, Joined, Sender},
+    ids::{GameId, Secret},
+    seat,
+    state::AppState,
+    ws::protocol::{parse_intent, ProtocolError},
+};
+
+/// A JSON body whose rejection is an [`AppError`].
+#[derive(FromRequest)]
+#[from_request(via(axum::Json), rejection(AppError))]
+pub(super) struct Body<T>(T);
+
+/// `POST /api/games`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct CreateGame {
+    first: First,
+    #[serde(default)]
+    position: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub(super) struct CreatedView {
+    game_id: GameId,
+    color: &'static str,
+    seat: String,
+    seat_link: String,
+    invite_link: String,
+    spectator_link: String,
+}
+
+/// Creates a game; the creator's seat cookie is set.
+pub(super) async fn create_game(
+    State(state): State<AppState>,
+    jar: CookieJar,
+    Body(req): Body<CreateGame>,
+) -> Result<(StatusCode, CookieJar, Json<CreatedView>), AppError> {
+    let created = state.hub.create(req.first, req.position.as_deref()).await?;
+    let origin = state.config.origin();
+    let view = CreatedView {
+        color: created.color.name(),
+        seat: created.seat.expose().to_owned(),
+        seat_link: seat::seat_link(&origin, &created.id, &created.seat),
+        invite_link: seat::invite_link(&origin, &created.id, &created.invite),
+        spectator_link: seat::spectator_link(&origin, &created.id),
+        game_id: created.id.clone(),
+    };
+    let jar = jar.add(seat::cookie(&created.id, &created.seat, is_https(&origin)));
+    Ok((StatusCode::CREATED, jar, Json(view)))
+}
+
+/// `POST /api/games/{id}/join`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct JoinGame {
+    invite: String,
+}
+
+#[derive(Debug, Serialize)]
+pub(super) struct JoinedView {
+    game_id: GameId,
+    role: &'static str,
+    seat: Option<String>,
+    seat_link: Option<String>,
+}
+
+/// Opens an invitation: takes the free seat, or keeps the caller's own
+/// seat, or makes the caller a spectator.
+pub(super) async fn join_game(
+    Path(id): Path<String>,
+    State(state): State<AppState>,
+    jar: CookieJar,
+    headers: HeaderMap,
+    Body(req): Body<JoinGame>,
+) -> Result<(CookieJar, Json<JoinedView>), AppError> {
+    let (id, joined) = join(&state.hub, &id, &req.invite, &jar, &headers).await?;
+    let origin = state.config.origin();
+    let (role, secret) = match &joined {
+        Joined::Already(color, secret) | Joined::Seated(color, secret) => {
+            (color.name(), Some(secret))
+        }
+        Joined::Spectator => ("spectator", None),
+    };
+    let jar = match &joined {
+        Joined::Seated(_, secret) => jar.add(seat::cookie(&id, secret, is_https(&origin))),
+        _ => jar,
+    };
+    let view = JoinedView {
+        role,
+        seat: secret.map(|s| s.expose().to_owned()),
+        seat_link: secret.map(|s| seat::seat_link(&origin, &id, s)),
+        game_id: id,
+    };
+    Ok((jar, Json(view)))
+}
+
+/// Opens invitation `invite` of game `id` for the holder of the request's
+/// credentials (bearer header or seat cookie).
+pub(super) async fn join(
+    hub: &Hub,
+    id: &str,
+    invite: &str,
+    jar: &CookieJar,
+    headers: &HeaderMap,
+) -> Result<(GameId, Joined), AppError> {
+    let handle = hub.get(id).await?;
+    let id: GameId = id.parse().map_err(|_| AppError::GameNotFound)?;
+    let invite: Secret = invite.parse().map_err(|_| AppError::WrongInvite)?;
+    let holder = seat::bearer(headers)?.or_else(|| seat::from_cookie(jar, &id));
+    let joined = handle.join(invite, holder).await?;
+    Ok((id, joined))
+}
+
+/// `GET /api/games/{id}`: the state message, as every watcher gets it.
+pub(super) async fn get_state(
+    Path(id): Path<String>,
+    State(hub): State<Hub>,
+) -> Result<Response, AppError> {
+    let handle = hub.get(&id).await?;
+    Ok(json_bytes(handle.snapshot().json.as_str().to_owned()))
+}
+
+/// `POST /api/games/{id}/intents`: plays one intent (same JSON as over the
+/// WebSocket) for the seat in the `Authorization: Bearer` header; answers
+/// with the new state.
+pub(super) async fn post_intent(
+    Path(id): Path<String>,
+    State(hub): State<Hub>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, AppError> {
+    let handle = hub.get(&id).await?;
+    let text = std::str::from_utf8(&body).map_err(|_| ProtocolError::BadJson)?;
+    let intent = parse_intent(text)?;
+    let secret = seat::bearer(&headers)?;
+    let state = handle.act(Sender::Secret(secret), intent).await?;
+    Ok(json_bytes(state.as_str().to_owned()))
+}
+
+fn json_bytes(body: String) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+fn is_https(origin: &str) -> bool {
+    origin.starts_with("https://")
+}

@@ -1,0 +1,44 @@
+//! Every route on one screen.
+
+mod api;
+mod assets;
+mod pages;
+
+use std::time::Duration;
+
+use axum::{
+    http::{Request, StatusCode},
+    routing::{get, post},
+    Router,
+};
+use tower_http::{timeout::TimeoutLayer, trace::TraceLayer};
+
+pub use self::assets::{respond, Web};
+use crate::{state::AppState, ws};
+
+/// How long an HTTP request may take before it is answered with 408.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The whole site: pages, JSON API, WebSocket and embedded assets.
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/", get(pages::index))
+        .route("/g/{id}", get(pages::game))
+        .route("/api/games", post(api::create_game))
+        .route("/api/games/{id}", get(api::get_state))
+        .route("/api/games/{id}/join", post(api::join_game))
+        .route("/api/games/{id}/intents", post(api::post_intent))
+        .route("/api/games/{id}/ws", get(ws::upgrade))
+        .fallback(assets::static_file)
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            REQUEST_TIMEOUT,
+        ))
+        .layer(
+            // Only the path is logged: query strings carry seat secrets.
+            TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {
+                tracing::info_span!("request", method = %req.method(), path = %req.uri().path())
+            }),
+        )
+        .with_state(state)
+}

@@ -1,0 +1,210 @@
+//! Storage behind a small trait: a game is its row plus its ordered actions.
+//!
+//! The backend is chosen from the database URL's scheme by [`open`].
+
+mod sqlite;
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use fanorona::{Color, Turn};
+
+pub use self::sqlite::SqliteStore;
+use crate::{
+    game::{Action, Intent},
+    ids::{GameId, SecretHash},
+};
+
+/// The stored facts of one game, apart from its actions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    /// The game's id.
+    pub id: GameId,
+    /// When it was created, in seconds since the Unix epoch.
+    pub created_at: i64,
+    /// The start position as position text.
+    pub start_position: String,
+    /// The colour of the player who created it.
+    pub creator: Color,
+    /// The hashes of the two seats' secrets; `None` while a seat is free.
+    pub seats: fanorona::ByColor<Option<SecretHash>>,
+    /// The hash of the invitation token.
+    pub invite: SecretHash,
+    /// The game this one is a rematch of.
+    pub rematch_of: Option<GameId>,
+    /// The rematch of this game, once both players asked.
+    pub next_game: Option<GameId>,
+}
+
+/// A game as loaded: its row and every accepted action, in order.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    /// The game's row.
+    pub row: GameRow,
+    /// Its actions, oldest first.
+    pub actions: Vec<Action>,
+}
+
+/// What can go wrong in storage.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// No such game.
+    #[error("not found")]
+    NotFound,
+    /// Someone else wrote first: the seat is taken or the action number used.
+    #[error("conflict")]
+    Conflict,
+    /// The database URL names no supported backend.
+    #[error("unsupported database URL scheme {0:?}: use sqlite://")]
+    UnknownScheme(String),
+    /// Anything else: the backend's error.
+    #[error("storage error: {0}")]
+    Other(Box<dyn std::error::Error + Send + Sync>),
+}
+
+/// The storage of games. Every method commits before it returns `Ok`.
+#[async_trait]
+pub trait Store: Send + Sync + 'static {
+    /// Stores a new game.
+    async fn create_game(&self, row: &GameRow) -> Result<(), StoreError>;
+
+    /// Loads a game with all its actions, or [`StoreError::NotFound`].
+    async fn load_game(&self, id: &GameId) -> Result<StoredGame, StoreError>;
+
+    /// Gives the free seat of `color` to the holder of `seat`, or
+    /// [`StoreError::Conflict`] when it is already taken.
+    async fn claim_seat(
+        &self,
+        id: &GameId,
+        color: Color,
+        seat: &SecretHash,
+    ) -> Result<(), StoreError>;
+
+    /// Appends action number `seq` (0-based), or [`StoreError::Conflict`]
+    /// when that number is already used.
+    async fn append_action(&self, id: &GameId, seq: u64, action: &Action)
+        -> Result<(), StoreError>;
+
+    /// Appends the action that completes a rematch and creates the new game,
+    /// in one transaction.
+    async fn append_rematch(
+        &self,
+        id: &GameId,
+        seq: u64,
+        action: &Action,
+        next: &GameRow,
+    ) -> Result<(), StoreError>;
+}
+
+/// Opens the store named by `url`: `sqlite://path` (created and migrated
+/// when absent).
+///
+/// # Errors
+///
+/// An unknown scheme, or the backend's error.
+pub async fn open(url: &str) -> Result<Arc<dyn Store>, StoreError> {
+    let scheme = url.split(':').next().unwrap_or_default();
+    match scheme {
+        "sqlite" => Ok(Arc::new(SqliteStore::open(url).await?)),
+        other => Err(StoreError::UnknownScheme(other.to_owned())),
+    }
+}
+
+/// The stored name of a colour.
+fn color_text(color: Color) -> &'static str {
+    color.name()
+}
+
+/// Reads a stored colour name.
+fn parse_color(text: &str) -> Result<Color, StoreError> {
+    match text {
+        "white" => Ok(Color::White),
+        "black" => Ok(Color::Black),
+        other => Err(corrupt(format!("bad colour {other:?}"))),
+    }
+}
+
+fn corrupt(message: String) -> StoreError {
+    StoreError::Other(message.into())
+}
+
+/// The stored columns of an action: its kind, and its step in notation.
+fn encode_action(action: &Action) -> (&'static str, Option<String>) {
+    let step = match action.intent {
+        Intent::Step { from, to, kind } => Some(format!("{from}-{to}{}", kind.suffix())),
+        _ => None,
+    };
+    (action.intent.name(), step)
+}
+
+/// Reads an action back from its stored columns.
+fn decode_action(player: &str, kind: &str, step: Option<&str>) -> Result<Action, StoreError> {
+    let by = parse_color(player)?;
+    let intent = match (kind, step) {
+        ("step", Some(text)) => decode_step(text)?,
+        ("end_turn", _) => Intent::EndTurn,
+        ("resign", _) => Intent::Resign,
+        ("offer_draw", _) => Intent::OfferDraw,
+        ("accept_draw", _) => Intent::AcceptDraw,
+        ("decline_draw", _) => Intent::DeclineDraw,
+        ("claim_victory", _) => Intent::ClaimVictory,
+        ("rematch", _) => Intent::Rematch,
+        _ => return Err(corrupt(format!("bad action {kind:?}"))),
+    };
+    Ok(Action { by, intent })
+}
+
+fn decode_step(text: &str) -> Result<Intent, StoreError> {
+    let turn: Turn = text
+        .parse()
+        .map_err(|_| corrupt(format!("bad step {text:?}")))?;
+    match turn.landings() {
+        [landing] => Ok(Intent::Step {
+            from: turn.origin(),
+            to: landing.to,
+            kind: landing.kind,
+        }),
+        _ => Err(corrupt(format!("bad step {text:?}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use fanorona::{Square, StepKind};
+
+    use super::*;
+
+    #[test]
+    fn actions_round_trip_through_their_columns() {
+        let intents = [
+            Intent::Step {
+                from: Square::D3,
+                to: Square::E3,
+                kind: StepKind::Withdrawal,
+            },
+            Intent::Step {
+                from: Square::E2,
+                to: Square::E3,
+                kind: StepKind::Paika,
+            },
+            Intent::EndTurn,
+            Intent::Resign,
+            Intent::OfferDraw,
+            Intent::AcceptDraw,
+            Intent::DeclineDraw,
+            Intent::ClaimVictory,
+            Intent::Rematch,
+        ];
+        for intent in intents {
+            let action = Action {
+                by: Color::Black,
+                intent,
+            };
+            let (kind, step) = encode_action(&action);
+            let back = decode_action("black", kind, step.as_deref()).expect("decodes");
+            assert_eq!(back, action);
+        }
+        assert!(decode_action("black", "fly", None).is_err());
+        assert!(decode_action("pink", "resign", None).is_err());
+    }
+}

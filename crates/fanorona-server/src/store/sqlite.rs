@@ -1,0 +1,237 @@
+//! The SQLite backend: one database file in WAL mode, migrated at start.
+
+use std::{str::FromStr, time::Duration};
+
+use async_trait::async_trait;
+use fanorona::{ByColor, Color};
+use sqlx::{
+    sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
+    Row, SqlitePool,
+};
+
+use super::{
+    color_text, corrupt, decode_action, encode_action, parse_color, GameRow, Store, StoreError,
+    StoredGame,
+};
+use crate::{
+    game::Action,
+    ids::{GameId, SecretHash},
+};
+
+/// Games in a SQLite database file.
+#[derive(Clone, Debug)]
+pub struct SqliteStore {
+    pool: SqlitePool,
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> StoreError {
+        match e {
+            sqlx::Error::RowNotFound => StoreError::NotFound,
+            sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict,
+            other => StoreError::Other(Box::new(other)),
+        }
+    }
+}
+
+impl From<sqlx::migrate::MigrateError> for StoreError {
+    fn from(e: sqlx::migrate::MigrateError) -> StoreError {
+        StoreError::Other(Box::new(e))
+    }
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database at `url`, in WAL mode with
+    /// full synchronous commits, and runs the embedded migrations.
+    ///
+    /// # Errors
+    ///
+    /// A bad URL, an unreadable file, or a failed migration.
+    pub async fn open(url: &str) -> Result<SqliteStore, StoreError> {
+        let options = SqliteConnectOptions::from_str(url)?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Full)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(5));
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options)
+            .await?;
+        sqlx::migrate!("migrations/sqlite").run(&pool).await?;
+        Ok(SqliteStore { pool })
+    }
+}
+
+fn now() -> i64 {
+    crate::clock::unix_seconds()
+}
+
+fn hash_text(hash: &Option<SecretHash>) -> Option<String> {
+    hash.as_ref().map(SecretHash::to_hex)
+}
+
+fn parse_hash(text: Option<String>) -> Result<Option<SecretHash>, StoreError> {
+    text.map(|t| SecretHash::from_hex(&t).map_err(|_| corrupt("bad seat hash".into())))
+        .transpose()
+}
+
+fn parse_id(text: Option<String>) -> Result<Option<GameId>, StoreError> {
+    text.map(|t| GameId::from_str(&t).map_err(|_| corrupt(format!("bad game id {t:?}"))))
+        .transpose()
+}
+
+const INSERT_GAME: &str = "INSERT INTO games (id, created_at, start_position, creator, \
+     white_seat, black_seat, invite, rematch_of, next_game) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+
+const INSERT_ACTION: &str = "INSERT INTO actions (game_id, seq, player, kind, step, created_at) \
+     VALUES ($1, $2, $3, $4, $5, $6)";
+
+async fn insert_game<'e, E>(executor: E, row: &GameRow) -> Result<(), StoreError>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Sqlite>,
+{
+    sqlx::query(INSERT_GAME)
+        .bind(row.id.as_str())
+        .bind(row.created_at)
+        .bind(&row.start_position)
+        .bind(color_text(row.creator))
+        .bind(hash_text(&row.seats.white))
+        .bind(hash_text(&row.seats.black))
+        .bind(row.invite.to_hex())
+        .bind(row.rematch_of.as_ref().map(GameId::as_str))
+        .bind(row.next_game.as_ref().map(GameId::as_str))
+        .execute(executor)
+        .await?;
+    Ok(())
+}
+
+async fn insert_action<'e, E>(
+    executor: E,
+    id: &GameId,
+    seq: u64,
+    action: &Action,
+) -> Result<(), StoreError>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Sqlite>,
+{
+    let (kind, step) = encode_action(action);
+    let seq = i64::try_from(seq).map_err(|_| corrupt("action number overflow".into()))?;
+    sqlx::query(INSERT_ACTION)
+        .bind(id.as_str())
+        .bind(seq)
+        .bind(color_text(action.by))
+        .bind(kind)
+        .bind(step)
+        .bind(now())
+        .execute(executor)
+        .await?;
+    Ok(())
+}
+
+fn read_row(row: &sqlx::sqlite::SqliteRow) -> Result<GameRow, StoreError> {
+    let id: String = row.try_get("id")?;
+    Ok(GameRow {
+        id: GameId::from_str(&id).map_err(|_| corrupt(format!("bad game id {id:?}")))?,
+        created_at: row.try_get("created_at")?,
+        start_position: row.try_get("start_position")?,
+        creator: parse_color(&row.try_get::<String, _>("creator")?)?,
+        seats: ByColor {
+            white: parse_hash(row.try_get("white_seat")?)?,
+            black: parse_hash(row.try_get("black_seat")?)?,
+        },
+        invite: parse_hash(Some(row.try_get("invite")?))?
+            .ok_or_else(|| corrupt("no invite".into()))?,
+        rematch_of: parse_id(row.try_get("rematch_of")?)?,
+        next_game: parse_id(row.try_get("next_game")?)?,
+    })
+}
+
+#[async_trait]
+impl Store for SqliteStore {
+    async fn create_game(&self, row: &GameRow) -> Result<(), StoreError> {
+        insert_game(&self.pool, row).await
+    }
+
+    async fn load_game(&self, id: &GameId) -> Result<StoredGame, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let game = sqlx::query("SELECT * FROM games WHERE id = $1")
+            .bind(id.as_str())
+            .fetch_one(&mut *tx)
+            .await?;
+        let rows =
+            sqlx::query("SELECT player, kind, step FROM actions WHERE game_id = $1 ORDER BY seq")
+                .bind(id.as_str())
+                .fetch_all(&mut *tx)
+                .await?;
+        tx.commit().await?;
+        let actions = rows
+            .iter()
+            .map(|r| {
+                let player: String = r.try_get("player")?;
+                let kind: String = r.try_get("kind")?;
+                let step: Option<String> = r.try_get("step")?;
+                decode_action(&player, &kind, step.as_deref())
+            })
+            .collect::<Result<_, StoreError>>()?;
+        Ok(StoredGame {
+            row: read_row(&game)?,
+            actions,
+        })
+    }
+
+    async fn claim_seat(
+        &self,
+        id: &GameId,
+        color: Color,
+        seat: &SecretHash,
+    ) -> Result<(), StoreError> {
+        let sql = match color {
+            Color::White => "UPDATE games SET white_seat = $1 WHERE id = $2 AND white_seat IS NULL",
+            Color::Black => "UPDATE games SET black_seat = $1 WHERE id = $2 AND black_seat IS NULL",
+        };
+        let done = sqlx::query(sql)
+            .bind(seat.to_hex())
+            .bind(id.as_str())
+            .execute(&self.pool)
+            .await?;
+        if done.rows_affected() == 1 {
+            Ok(())
+        } else {
+            Err(StoreError::Conflict)
+        }
+    }
+
+    async fn append_action(
+        &self,
+        id: &GameId,
+        seq: u64,
+        action: &Action,
+    ) -> Result<(), StoreError> {
+        insert_action(&self.pool, id, seq, action).await
+    }
+
+    async fn append_rematch(
+        &self,
+        id: &GameId,
+        seq: u64,
+        action: &Action,
+        next: &GameRow,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        insert_action(&mut *tx, id, seq, action).await?;
+        insert_game(&mut *tx, next).await?;
+        let done =
+            sqlx::query("UPDATE games SET next_game = $1 WHERE id = $2 AND next_game IS NULL")
+                .bind(next.id.as_str())
+                .bind(id.as_str())
+                .execute(&mut *tx)
+                .await?;
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Conflict);
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,308 @@
+//! A real server on 127.0.0.1:0 with a temporary SQLite file, and small
+//! HTTP and WebSocket clients to drive it. Every wait has a timeout; no
+//! test sleeps.
+
+#![allow(dead_code, unreachable_pub, clippy::unwrap_used)]
+
+use std::{net::SocketAddr, sync::Arc, time::Duration};
+
+use fanorona_server::{serve, store, AppState, Config};
+use futures_util::{SinkExt, StreamExt};
+use reqwest::{header, redirect, StatusCode};
+use serde_json::{json, Value};
+use tempfile::TempDir;
+use tokio::{net::TcpListener, sync::oneshot, task::JoinHandle};
+use tokio_tungstenite::{
+    tungstenite::{client::IntoClientRequest, Message},
+    MaybeTlsStream, WebSocketStream,
+};
+
+/// How long any wait may take before the test fails.
+pub const WAIT: Duration = Duration::from_secs(10);
+
+/// A running server and the directory of its database.
+pub struct TestServer {
+    pub addr: SocketAddr,
+    pub dir: Arc<TempDir>,
+    pub http: reqwest::Client,
+    stop: Option<oneshot::Sender<()>>,
+    task: JoinHandle<std::io::Result<()>>,
+}
+
+/// The database URL of the server files in `dir`.
+pub fn database_url(dir: &TempDir) -> String {
+    format!("sqlite://{}", dir.path().join("fanorona.db").display())
+}
+
+/// Starts a server with a fresh database and test-friendly settings.
+pub async fn start() -> TestServer {
+    start_in(Arc::new(tempfile::tempdir().unwrap()), |_| {}).await
+}
+
+/// Starts a server on the database in `dir`, after `configure` has changed
+/// the default test configuration (custom starts allowed, a 10 ms
+/// abandonment delay).
+pub async fn start_in(dir: Arc<TempDir>, configure: impl FnOnce(&mut Config)) -> TestServer {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let mut config = Config::with_defaults(addr, &database_url(&dir));
+    config.allow_custom_start = true;
+    config.abandon_after = Duration::from_millis(10);
+    configure(&mut config);
+    let store = store::open(&config.database).await.unwrap();
+    let state = AppState::new(config, store);
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(serve(listener, state, async {
+        let _ = stopped.await;
+    }));
+    let http = reqwest::Client::builder()
+        .redirect(redirect::Policy::none())
+        .build()
+        .unwrap();
+    TestServer {
+        addr,
+        dir,
+        http,
+        stop: Some(stop),
+        task,
+    }
+}
+
+impl TestServer {
+    /// `http://addr` + `path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// Shuts the server down and waits until it has stopped.
+    pub async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        tokio::time::timeout(WAIT, &mut self.task)
+            .await
+            .expect("the server stops in time")
+            .unwrap()
+            .unwrap();
+    }
+
+    /// POSTs JSON text; returns the status and the body as JSON.
+    pub async fn post(&self, path: &str, body: &str, bearer: Option<&str>) -> (StatusCode, Value) {
+        let (status, text) = self.post_text(path, body, bearer).await;
+        (status, serde_json::from_str(&text).unwrap())
+    }
+
+    /// POSTs JSON text; returns the status and the body as text.
+    pub async fn post_text(
+        &self,
+        path: &str,
+        body: &str,
+        bearer: Option<&str>,
+    ) -> (StatusCode, String) {
+        let mut req = self
+            .http
+            .post(self.url(path))
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(body.to_owned());
+        if let Some(secret) = bearer {
+            req = req.bearer_auth(secret);
+        }
+        let resp = req.send().await.unwrap();
+        (resp.status(), resp.text().await.unwrap())
+    }
+
+    /// Creates a game; returns the creation answer and the seat cookie.
+    pub async fn create(&self, body: Value) -> (Value, String) {
+        let resp = self
+            .http
+            .post(self.url("/api/games"))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), StatusCode::CREATED);
+        let cookie = set_cookie(&resp).expect("a seat cookie");
+        (resp.json().await.unwrap(), cookie)
+    }
+
+    /// Joins game `id` with its invitation, sending `cookie` if given.
+    pub async fn join(
+        &self,
+        id: &str,
+        invite: &str,
+        cookie: Option<&str>,
+    ) -> (Value, Option<String>) {
+        let mut req = self
+            .http
+            .post(self.url(&format!("/api/games/{id}/join")))
+            .json(&json!({ "invite": invite }));
+        if let Some(cookie) = cookie {
+            req = req.header(header::COOKIE, cookie_pair(cookie));
+        }
+        let resp = req.send().await.unwrap();
+        assert_eq!(resp.status(), StatusCode::OK);
+        let cookie = set_cookie(&resp);
+        (resp.json().await.unwrap(), cookie)
+    }
+
+    /// The state of game `id` as raw text.
+    pub async fn state_text(&self, id: &str) -> String {
+        let resp = self
+            .http
+            .get(self.url(&format!("/api/games/{id}")))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), StatusCode::OK);
+        resp.text().await.unwrap()
+    }
+
+    /// The state of game `id`.
+    pub async fn state(&self, id: &str) -> Value {
+        serde_json::from_str(&self.state_text(id).await).unwrap()
+    }
+
+    /// Plays an intent over HTTP for `secret`; returns status and body.
+    pub async fn intent(&self, id: &str, secret: &str, intent: Value) -> (StatusCode, Value) {
+        self.post(
+            &format!("/api/games/{id}/intents"),
+            &intent.to_string(),
+            Some(secret),
+        )
+        .await
+    }
+
+    /// Plays an intent that must be accepted; returns the new state.
+    pub async fn play(&self, id: &str, secret: &str, intent: Value) -> Value {
+        let (status, body) = self.intent(id, secret, intent.clone()).await;
+        assert_eq!(status, StatusCode::OK, "{intent} refused: {body}");
+        body
+    }
+
+    /// A game with both seats taken: (id, white secret, black secret).
+    pub async fn two_player_game(&self, position: Option<&str>) -> (String, String, String) {
+        let mut body = json!({ "first": "me" });
+        if let Some(p) = position {
+            body["position"] = json!(p);
+        }
+        let (created, _) = self.create(body).await;
+        let id = created["game_id"].as_str().unwrap().to_owned();
+        let (joined, _) = self.join(&id, invite_of(&created), None).await;
+        assert_eq!(joined["role"], "black");
+        (
+            id,
+            created["seat"].as_str().unwrap().to_owned(),
+            joined["seat"].as_str().unwrap().to_owned(),
+        )
+    }
+}
+
+/// The invitation token in a creation answer's invite link.
+pub fn invite_of(created: &Value) -> &str {
+    let link = created["invite_link"].as_str().unwrap();
+    link.split("invite=").nth(1).unwrap()
+}
+
+/// The first `Set-Cookie` header of a response, whole.
+pub fn set_cookie(resp: &reqwest::Response) -> Option<String> {
+    resp.headers()
+        .get(header::SET_COOKIE)
+        .map(|v| v.to_str().unwrap().to_owned())
+}
+
+/// `name=value` of a whole `Set-Cookie` header.
+pub fn cookie_pair(set_cookie: &str) -> &str {
+    set_cookie.split(';').next().unwrap()
+}
+
+/// A WebSocket client of one game.
+pub struct Ws {
+    stream: WebSocketStream<MaybeTlsStream<tokio::net::TcpStream>>,
+}
+
+impl Ws {
+    /// Connects to game `id` as the holder of `secret` (bearer header), or
+    /// as a spectator.
+    pub async fn connect(server: &TestServer, id: &str, secret: Option<&str>) -> Ws {
+        Ws::connect_with(
+            server,
+            id,
+            secret.map(|s| (header::AUTHORIZATION, format!("Bearer {s}"))),
+        )
+        .await
+    }
+
+    /// Connects to game `id` sending the given `Cookie` header.
+    pub async fn connect_cookie(server: &TestServer, id: &str, cookie: &str) -> Ws {
+        Ws::connect_with(server, id, Some((header::COOKIE, cookie.to_owned()))).await
+    }
+
+    async fn connect_with(
+        server: &TestServer,
+        id: &str,
+        header: Option<(header::HeaderName, String)>,
+    ) -> Ws {
+        let url = format!("ws://{}/api/games/{id}/ws", server.addr);
+        let mut req = url.into_client_request().unwrap();
+        if let Some((name, value)) = header {
+            req.headers_mut().insert(name, value.parse().unwrap());
+        }
+        let (stream, _) = tokio::time::timeout(WAIT, tokio_tungstenite::connect_async(req))
+            .await
+            .expect("connects in time")
+            .unwrap();
+        Ws { stream }
+    }
+
+    /// Sends one text frame.
+    pub async fn send(&mut self, text: &str) {
+        self.stream.send(Message::text(text)).await.unwrap();
+    }
+
+    /// The next text frame, raw.
+    pub async fn next_text(&mut self) -> String {
+        loop {
+            let msg = tokio::time::timeout(WAIT, self.stream.next())
+                .await
+                .expect("a message in time")
+                .expect("the socket stays open")
+                .unwrap();
+            if let Message::Text(text) = msg {
+                return text.to_string();
+            }
+        }
+    }
+
+    /// The next message, as JSON.
+    pub async fn next(&mut self) -> Value {
+        serde_json::from_str(&self.next_text().await).unwrap()
+    }
+
+    /// Skips messages until a state for which `pred` holds; returns its raw
+    /// text and value.
+    pub async fn state_where(&mut self, pred: impl Fn(&Value) -> bool) -> (String, Value) {
+        loop {
+            let text = self.next_text().await;
+            let value: Value = serde_json::from_str(&text).unwrap();
+            if value["type"] == "state" && pred(&value) {
+                return (text, value);
+            }
+        }
+    }
+
+    /// Skips states until an error arrives.
+    pub async fn error(&mut self) -> Value {
+        loop {
+            let value = self.next().await;
+            if value["type"] == "error" {
+                return value;
+            }
+        }
+    }
+
+    /// Closes the socket and waits for the server's close.
+    pub async fn close(mut self) {
+        let _ = self.stream.close(None).await;
+        while let Ok(Some(Ok(_))) = tokio::time::timeout(WAIT, self.stream.next()).await {}
+    }
+}
