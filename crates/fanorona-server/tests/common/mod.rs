@@ -23,10 +23,18 @@ pub const WAIT: Duration = Duration::from_secs(10);
 /// A running server and the directory of its database.
 pub struct TestServer {
     pub addr: SocketAddr,
-    pub dir: Arc<TempDir>,
     pub http: reqwest::Client,
+    /// Kept so the database outlives the server.
+    pub dir: Option<Arc<TempDir>>,
     stop: Option<oneshot::Sender<()>>,
-    task: JoinHandle<std::io::Result<()>>,
+    task: Option<JoinHandle<std::io::Result<()>>>,
+}
+
+fn http_client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(redirect::Policy::none())
+        .build()
+        .unwrap()
 }
 
 /// The database URL of the server files in `dir`.
@@ -43,6 +51,10 @@ pub async fn start() -> TestServer {
 /// the default test configuration (custom starts allowed, a 10 ms
 /// abandonment delay).
 pub async fn start_in(dir: Arc<TempDir>, configure: impl FnOnce(&mut Config)) -> TestServer {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new("warn"))
+        .with_test_writer()
+        .try_init();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let mut config = Config::with_defaults(addr, &database_url(&dir));
@@ -55,20 +67,27 @@ pub async fn start_in(dir: Arc<TempDir>, configure: impl FnOnce(&mut Config)) ->
     let task = tokio::spawn(serve(listener, state, async {
         let _ = stopped.await;
     }));
-    let http = reqwest::Client::builder()
-        .redirect(redirect::Policy::none())
-        .build()
-        .unwrap();
     TestServer {
         addr,
-        dir,
-        http,
+        http: http_client(),
+        dir: Some(dir),
         stop: Some(stop),
-        task,
+        task: Some(task),
     }
 }
 
 impl TestServer {
+    /// A client of a server running elsewhere (another process).
+    pub fn remote(addr: &str) -> TestServer {
+        TestServer {
+            addr: addr.parse().unwrap(),
+            http: http_client(),
+            dir: None,
+            stop: None,
+            task: None,
+        }
+    }
+
     /// `http://addr` + `path`.
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
@@ -79,11 +98,13 @@ impl TestServer {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
-        tokio::time::timeout(WAIT, &mut self.task)
-            .await
-            .expect("the server stops in time")
-            .unwrap()
-            .unwrap();
+        if let Some(task) = self.task.take() {
+            tokio::time::timeout(WAIT, task)
+                .await
+                .expect("the server stops in time")
+                .unwrap()
+                .unwrap();
+        }
     }
 
     /// POSTs JSON text; returns the status and the body as JSON.
