@@ -127,7 +127,14 @@ async fn refused_http_intents_change_nothing() {
     let (id, white, black) = game(&server).await;
     let wrong = Secret::random().unwrap().expose().to_owned();
     let before = server.state_text(&id).await;
+    let documented = common::documented_errors();
     for case in CASES {
+        assert_eq!(
+            documented.get(case.code),
+            Some(&case.status.as_u16()),
+            "{} is documented with its status",
+            case.code
+        );
         let secret = match case.who {
             "white" => Some(white.as_str()),
             "black" => Some(black.as_str()),

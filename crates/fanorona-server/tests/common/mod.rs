@@ -327,3 +327,37 @@ impl Ws {
         while let Ok(Some(Ok(_))) = tokio::time::timeout(WAIT, self.stream.next()).await {}
     }
 }
+
+/// The text of `docs/API.md`.
+pub fn api_doc() -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/API.md");
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// The code blocks of `docs/API.md` whose info string is `json {tag}`.
+pub fn doc_blocks(tag: &str) -> Vec<String> {
+    let doc = api_doc();
+    let fence = format!("```json {tag}");
+    let mut blocks = Vec::new();
+    let mut lines = doc.lines();
+    while let Some(line) = lines.next() {
+        if line.trim() == fence {
+            let block: Vec<&str> = lines.by_ref().take_while(|l| l.trim() != "```").collect();
+            blocks.push(block.join("\n"));
+        }
+    }
+    blocks
+}
+
+/// The error table of `docs/API.md`: code to HTTP status.
+pub fn documented_errors() -> std::collections::HashMap<String, u16> {
+    api_doc()
+        .lines()
+        .filter_map(|line| {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            let code = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
+            let status = cells.get(2)?.parse().ok()?;
+            Some((code.to_owned(), status))
+        })
+        .collect()
+}

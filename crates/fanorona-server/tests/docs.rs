@@ -1,0 +1,71 @@
+//! The examples in `docs/API.md` are real: the documented intents and
+//! requests are sent to a server, and the state example is the state the
+//! server sends in that situation.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::{doc_blocks, start, Ws};
+use fanorona_server::ws::protocol::INTENT_TYPES;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+#[tokio::test]
+async fn every_documented_intent_is_well_formed_and_every_type_is_documented() {
+    let server = start().await;
+    let (id, white, _) = server.two_player_game(None).await;
+    let mut types = BTreeSet::new();
+    for block in doc_blocks("intent") {
+        let intent: Value = serde_json::from_str(&block).unwrap();
+        types.insert(intent["type"].as_str().unwrap().to_owned());
+        let (status, answer) = server
+            .post(&format!("/api/games/{id}/intents"), &block, Some(&white))
+            .await;
+        assert_ne!(status, StatusCode::BAD_REQUEST, "{block}: {answer}");
+        assert!(
+            answer["type"] == "state" || answer["type"] == "error",
+            "{answer}"
+        );
+    }
+    assert_eq!(types, INTENT_TYPES.iter().map(|t| t.to_string()).collect());
+}
+
+#[tokio::test]
+async fn every_documented_request_is_well_formed() {
+    let server = start().await;
+    let (created, _) = server.create(json!({ "first": "me" })).await;
+    let id = created["game_id"].as_str().unwrap();
+    let blocks = doc_blocks("request");
+    assert_eq!(blocks.len(), 2);
+    for block in blocks {
+        let request: Value = serde_json::from_str(&block).unwrap();
+        let path = if request.get("first").is_some() {
+            "/api/games".to_owned()
+        } else {
+            format!("/api/games/{id}/join")
+        };
+        let (status, answer) = server.post(&path, &block, None).await;
+        assert_ne!(status, StatusCode::BAD_REQUEST, "{block}: {answer}");
+    }
+}
+
+#[tokio::test]
+async fn the_documented_state_is_what_the_server_sends() {
+    let blocks = doc_blocks("state");
+    let documented: Value = serde_json::from_str(&blocks[0]).unwrap();
+    let server = start().await;
+    let start_position = documented["start_position"].as_str().unwrap();
+    let (id, white, _) = server.two_player_game(Some(start_position)).await;
+    let mut socket = Ws::connect(&server, &id, Some(&white)).await;
+    let step = json!({ "type": "step", "from": "e2", "to": "e3", "kind": "approach" });
+    socket.send(&step.to_string()).await;
+    let (_, mut state) = socket.state_where(|s| s["seq"] == 1).await;
+    let mut expected = documented.clone();
+    for field in ["game_id", "version"] {
+        expected[field] = state[field].clone();
+    }
+    state["players"]["white"]["connected"] = json!(true);
+    assert_eq!(state, expected);
+}
