@@ -8,7 +8,7 @@ import { encodeQr, qrPath } from './qr.js';
 import { copyText } from './copy.js';
 import { connect } from './connection.js';
 import {
-  createGameRequest, readCreated, readServerMessage, socketUrl, gameFromLocation,
+  createGameRequest, readCreated, readServerMessage, socketUrl, gamePath,
 } from './protocol.js';
 
 const t = translator(chooseLang(navigator.languages));
@@ -46,7 +46,7 @@ function showInvite(created) {
   form.hidden = true;
   $('invite').hidden = false;
   $('invite-link').value = created.inviteLink;
-  $('to-board').href = created.seatLink;
+  $('to-board').href = gamePath(created.id);
   drawQr($('qr'), created.inviteLink);
   if (typeof navigator.share === 'function') {
     const share = $('share');
@@ -74,15 +74,13 @@ function drawQr(svg, text) {
   svg.replaceChildren(path);
 }
 
-// Watches the game as its creator; once the other seat is taken, opens
+// Watches the game as its creator (the create answer set the seat cookie,
+// which the socket sends by itself); once the other seat is taken, opens
 // the board.
 function waitForFriend(created) {
-  const seat = new URL(created.seatLink);
-  const game = gameFromLocation(seat);
-  if (!game) return;
   let role = null;
   const conn = connect({
-    url: socketUrl(location, game),
+    url: socketUrl(location, created.id),
     onStatus: () => {},
     onMessage: (text) => {
       const msg = readServerMessage(text);
@@ -93,7 +91,7 @@ function waitForFriend(created) {
       if (friend.joined) {
         conn.close();
         $('waiting').textContent = t('home.arrived');
-        location.assign(created.seatLink);
+        location.assign(gamePath(created.id));
       }
     },
     window,

@@ -4,21 +4,20 @@
 
 import { translator, chooseLang, translatePage } from './i18n.js';
 import {
-  createState, stateFromPosition, receiveState, receiveError, flip, browseBy, browseTo,
-  boardView, bottomColor, movableStones, isMyTurn, Link,
+  createState, receiveState, receiveError, flip, browseBy, browseTo,
+  boardView, bottomColor, movableStones, isMyTurn, sideOfTurn, Link,
 } from './state.js';
 import { stoneAt } from './position.js';
 import { createBoard, renderBoard, renderDrag, createScheduler } from './render.js';
 import { interpret, bindPointer, bindKeyboard, bindHistoryKeys, Input } from './input.js';
 import { connect, Status } from './connection.js';
 import {
-  readServerMessage, stepMessage, simpleMessage, gameFromLocation, socketUrl, ClientType,
+  readServerMessage, stepMessage, simpleMessage, gameFromLocation, socketUrl, stateUrl, gamePath,
+  ClientType,
 } from './protocol.js';
-import { panelElements, renderPanel, opponentGone } from './panel.js';
+import { panelElements, renderPanel } from './panel.js';
 import { createSound } from './sound.js';
 import { copyText } from './copy.js';
-
-const CLAIM_AFTER_MS = 90_000;
 
 const t = translator(chooseLang(navigator.languages));
 translatePage(document, t);
@@ -26,8 +25,7 @@ translatePage(document, t);
 let state = createState();
 let hover = null;
 let drag = null;
-let goneSince = null;
-const ui = { resignConfirm: false, soundOn: true, claimable: false };
+const ui = { resignConfirm: false, soundOn: true };
 const sound = createSound(safeStorage());
 ui.soundOn = sound.enabled();
 
@@ -53,36 +51,49 @@ function say(text) {
   live.textContent = text;
 }
 
-// ---- the connection, or the test hook --------------------------------------
+// ---- the connection ------------------------------------------------------------
 
-let send = () => false;
-const params = new URLSearchParams(location.search);
-const game = gameFromLocation(location);
+const gameId = gameFromLocation(location);
+let conn = null;
+let everOpen = false;
 
-if (params.has('position')) {
-  // A position alone, drawn without a server: for tests and shared diagrams.
-  const shown = stateFromPosition(params.get('position'));
-  update(shown || { ...createState(), notFound: true });
-} else if (params.has('test')) {
-  // The test hook: frames come from the test, intents are collected.
-  const sent = [];
-  send = (text) => { sent.push(JSON.parse(text)); return true; };
-  window.fanoronaTest = { sent, receive: (msg) => onFrame(JSON.stringify(msg)) };
-  update({ ...state, link: Link.Open });
-} else if (game) {
-  const conn = connect({
-    url: socketUrl(location, game),
+/** Sends one frame; false when the socket is not open. */
+function send(text) {
+  return Boolean(conn && conn.send(text));
+}
+
+if (gameId) {
+  conn = connect({
+    url: socketUrl(location, gameId),
     onMessage: onFrame,
     onStatus: (status) => {
+      if (status === Status.Open) everOpen = true;
+      if (status === Status.Reconnecting && !everOpen) checkExists();
       const link = status === Status.Open ? Link.Open
         : status === Status.Reconnecting ? Link.Reconnecting : Link.Connecting;
       update({ ...state, link });
     },
     window,
   });
-  send = conn.send;
 } else {
   update({ ...state, notFound: true });
+}
+
+// A socket that never opened may be a game that does not exist (the server
+// answers 404 before the upgrade): ask the HTTP API once to tell.
+let checked = false;
+async function checkExists() {
+  if (checked) return;
+  checked = true;
+  try {
+    const res = await fetch(stateUrl(gameId));
+    if (res.status === 404) {
+      conn.close();
+      update({ ...state, notFound: true });
+    }
+  } catch {
+    checked = false;
+  }
 }
 
 function onFrame(text) {
@@ -91,9 +102,11 @@ function onFrame(text) {
   if (msg.type === 'welcome') {
     update({ ...state, role: msg.role, seatLink: msg.seatLink ? new URL(msg.seatLink, location.href).href : null });
   } else if (msg.type === 'state') {
+    if (msg.state.game !== gameId) return;
     const before = state;
     update(receiveState(state, msg.state));
     afterState(before);
+    if (state.game.nextGame) goToRematch(state.game.nextGame);
   } else if (msg.type === 'error') {
     update(receiveError(state, msg));
     if (state.notice) say(t(state.notice.key) === state.notice.key ? msg.message : t(state.notice.key));
@@ -105,7 +118,7 @@ function afterState(before) {
   const old = before.game;
   if (old && g.moves.length > old.moves.length) {
     const move = g.moves[g.moves.length - 1];
-    const mover = g.moves.length % 2 === 1 ? 'white' : 'black';
+    const mover = sideOfTurn(g, g.moves.length - 1);
     const taken = g.lastTurn.captured.length;
     if (mover !== state.role) {
       sound.play(taken ? 'capture' : 'move');
@@ -114,12 +127,16 @@ function afterState(before) {
         isMyTurn(state) ? t('say.yourTurn') : ''].filter(Boolean).join(' '));
     }
   }
-  if (opponentGone(state)) {
-    goneSince = goneSince ?? Date.now();
-  } else {
-    goneSince = null;
-    ui.claimable = false;
-  }
+}
+
+// Both players asked for a rematch: every page of this game moves on to
+// the new one (the server carries the seats over).
+let leaving = false;
+function goToRematch(next) {
+  if (leaving) return;
+  leaving = true;
+  conn.close();
+  location.assign(gamePath(next));
 }
 
 // ---- input ----------------------------------------------------------------------
@@ -217,16 +234,6 @@ click(document.getElementById('seat-copy'), async (e) => {
   const ok = await copyText(els.seatLink);
   e.target.textContent = t(ok ? 'game.copied' : 'game.copy');
 });
-
-// The opponent's absence is judged by the server; the button only appears
-// once they have been away a while on their own turn.
-setInterval(() => {
-  const claimable = goneSince !== null && Date.now() - goneSince > CLAIM_AFTER_MS;
-  if (claimable !== ui.claimable) {
-    ui.claimable = claimable;
-    draw();
-  }
-}, 5000);
 
 function safeStorage() {
   try {

@@ -3,7 +3,7 @@
 // result and the buttons. Reads state, writes the DOM; changes no state.
 
 import {
-  isPlayer, isMyTurn, canAct, mustCapture, bottomColor, Link, mode, Mode,
+  isPlayer, isMyTurn, canAct, mustCapture, bottomColor, sideOfTurn, Link, mode, Mode,
 } from './state.js';
 import { countStones } from './position.js';
 import { EndReason } from './protocol.js';
@@ -121,7 +121,7 @@ function renderMoves(els, state, t) {
     }
     const b = li.firstElementChild;
     setText(b, moves[i]);
-    b.classList.toggle('white-move', i % 2 === 0);
+    b.classList.toggle('white-move', sideOfTurn(state.game, i) === 'white');
     const shown = state.browse === null ? state.plies.length - 1 : state.browse;
     const current = i + 1 === shown;
     b.classList.toggle('current', current);
@@ -142,7 +142,7 @@ function renderMoves(els, state, t) {
  * @param {ReturnType<typeof panelElements>} els
  * @param {import('./state.js').ViewState} state
  * @param {(key: string, params?: object) => string} t
- * @param {{resignConfirm: boolean, soundOn: boolean, claimable: boolean}} ui
+ * @param {{resignConfirm: boolean, soundOn: boolean}} ui
  */
 export function renderPanel(els, state, t, ui) {
   show(els.game, !state.notFound);
@@ -165,11 +165,13 @@ export function renderPanel(els, state, t, ui) {
   if (g && g.result) {
     setText(els.result.querySelector('.result-title'), resultTitle(state, t));
     setText(els.result.querySelector('.result-reason'), t(`reason.${g.result.reason}`));
+    const asked = isPlayer(state) && g.rematch[other(state.role)] && !g.rematch[state.role];
+    setText(els.result.querySelector('.result-rematch'), asked ? t('game.rematchOffered') : '');
   }
   const playing = Boolean(g && !g.result && isPlayer(state));
   const offeredToMe = Boolean(playing && g.drawOffer && g.drawOffer !== state.role);
   show(els.offer, offeredToMe);
-  show(els.claim, Boolean(playing && ui.claimable));
+  show(els.claim, claimable(state));
   show(els.offerDraw, playing && !offeredToMe && !ui.resignConfirm);
   els.offerDraw.disabled = Boolean(g && g.drawOffer === state.role);
   setText(els.offerDraw, t(g && g.drawOffer === state.role ? 'game.drawOffered' : 'game.offerDraw'));
@@ -177,8 +179,9 @@ export function renderPanel(els, state, t, ui) {
   show(els.resignConfirm, playing && ui.resignConfirm);
   const finished = Boolean(g && g.result && isPlayer(state));
   show(els.rematch, finished);
-  els.rematch.disabled = Boolean(g && g.rematch === state.role);
-  setText(els.rematch, t(g && g.rematch === state.role ? 'game.rematchAsked' : 'game.rematch'));
+  const askedRematch = Boolean(finished && g.rematch[state.role]);
+  els.rematch.disabled = askedRematch;
+  setText(els.rematch, t(askedRematch ? 'game.rematchAsked' : 'game.rematch'));
   setText(els.sound, t(ui.soundOn ? 'game.soundOn' : 'game.soundOff'));
   els.sound.setAttribute('aria-pressed', String(ui.soundOn));
   show(els.seat, Boolean(state.seatLink));
@@ -187,16 +190,14 @@ export function renderPanel(els, state, t, ui) {
 }
 
 /**
- * Whether the opponent has been away long enough on their own turn for a
- * win to be claimed. The server has the last word; this only shows the
- * button when the state says the opponent is gone.
+ * Whether this player may claim the win: the server says the opponent,
+ * who is to move, has been away long enough (`abandoned`).
  * @param {import('./state.js').ViewState} state
  */
-export function opponentGone(state) {
+export function claimable(state) {
   const g = state.game;
   if (!g || g.result || !isPlayer(state)) return false;
-  const them = g.players[other(state.role)];
-  return them.joined && !them.connected && g.turn !== state.role;
+  return g.abandoned && g.turn !== state.role;
 }
 
 export { EndReason };

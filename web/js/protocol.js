@@ -73,13 +73,14 @@ export function createGameRequest(first) {
 
 // ---- server -> client -------------------------------------------------------
 
-function pick(obj, ...names) {
-  for (const n of names) if (obj && obj[n] !== undefined) return obj[n];
-  return undefined;
-}
+const COLORS = ['white', 'black'];
 
 function squares(list) {
   return Array.isArray(list) ? list.filter((s) => typeof s === 'string' && SQUARE.test(s)) : [];
+}
+
+function color(v) {
+  return COLORS.includes(v) ? v : null;
 }
 
 function readStep(s) {
@@ -91,79 +92,97 @@ function readPresence(p) {
   return { joined: Boolean(p && p.joined), connected: Boolean(p && p.connected) };
 }
 
+// The turn in progress: `visited` holds the points in the order the stone
+// stood on them, its start first and its current point last.
 function readChain(c) {
-  if (!c || !SQUARE.test(c.stone)) return null;
+  if (!c || typeof c !== 'object' || !SQUARE.test(c.stone)) return null;
+  const visited = squares(c.visited);
   return {
     stone: c.stone,
-    visited: squares(c.visited),
-    lastDirection: pick(c, 'last_direction', 'lastDirection', 'last') || null,
+    visited: visited[visited.length - 1] === c.stone ? visited : [...visited, c.stone],
+    lastDirection: typeof c.last_direction === 'string' ? c.last_direction : null,
+    captured: squares(c.captured),
+    notation: typeof c.notation === 'string' ? c.notation : '',
   };
 }
 
 function readResult(r) {
-  if (!r) return null;
-  const winner = r.winner === 'white' || r.winner === 'black' ? r.winner : null;
-  return { winner, reason: String(r.reason || '') };
+  if (!r || typeof r !== 'object') return null;
+  return { winner: color(r.winner), reason: String(r.reason || '') };
 }
 
-function readLastTurn(raw) {
-  const last = pick(raw, 'last_turn', 'lastTurn');
-  if (!last) return { path: [], captured: [] };
-  return { path: squares(last.path), captured: squares(last.captured) };
+function readLastTurn(last) {
+  if (!last || typeof last !== 'object') return { notation: null, path: [], captured: [] };
+  return {
+    notation: typeof last.notation === 'string' ? last.notation : null,
+    path: squares(last.path),
+    captured: squares(last.captured),
+  };
+}
+
+function readPair(raw) {
+  const pair = raw && typeof raw === 'object' ? raw : {};
+  return { white: Boolean(pair.white), black: Boolean(pair.black) };
 }
 
 /**
- * The client's own shape of a game state.
+ * The client's own shape of a game state (docs/API.md, "The state message").
  * @typedef {object} GameState
- * @property {string} game
- * @property {string} position position text
+ * @property {string} game the game id
+ * @property {number} version grows with every published state
+ * @property {number} seq number of accepted actions
+ * @property {string} position position text of the board now
+ * @property {string} startPosition position text the game started from
  * @property {'white'|'black'} turn side to move
- * @property {{stone: string, visited: string[], lastDirection: string|null} | null} chain
- * @property {Array<{from: string, to: string, kind: string, captures: string[]}>} steps
+ * @property {{stone: string, visited: string[], lastDirection: string|null, captured: string[], notation: string} | null} chain
+ *   the turn in progress after a capture that may continue
+ * @property {Array<{from: string, to: string, kind: string, captures: string[]}>} steps the legal steps
  * @property {boolean} canEndTurn
- * @property {string[]} moves
- * @property {{path: string[], captured: string[]}} lastTurn
+ * @property {string[]} moves completed turns in notation
+ * @property {{notation: string|null, path: string[], captured: string[]}} lastTurn
  * @property {number} turnsSinceCapture
  * @property {{white: {joined: boolean, connected: boolean}, black: {joined: boolean, connected: boolean}}} players
  * @property {'white'|'black'|null} drawOffer the side offering a draw
- * @property {'white'|'black'|null} rematch the side asking for a rematch
+ * @property {boolean} abandoned the side to move has been away long enough for a win to be claimed
+ * @property {{white: boolean, black: boolean}} rematch who has asked for a rematch
  * @property {string|null} nextGame the game a rematch created
  * @property {{winner: 'white'|'black'|null, reason: string} | null} result
- * @property {number} version
  */
 
 /**
- * Reads the body of a "state" message.
+ * Reads a "state" message.
  * @param {object} raw
  * @returns {GameState}
  */
 export function readState(raw) {
   const players = raw.players || {};
-  const side = (v) => (v === 'white' || v === 'black' ? v : null);
-  const rematch = pick(raw, 'rematch');
+  const next = raw.next_game;
   return {
-    game: String(pick(raw, 'game', 'id', 'game_id') || ''),
-    position: String(raw.position || ''),
-    turn: raw.turn === 'black' ? 'black' : 'white',
-    chain: readChain(raw.chain),
-    steps: (Array.isArray(raw.steps) ? raw.steps : []).map(readStep).filter(Boolean),
-    canEndTurn: Boolean(pick(raw, 'can_end_turn', 'canEndTurn')),
-    moves: Array.isArray(raw.moves) ? raw.moves.map(String) : [],
-    lastTurn: readLastTurn(raw),
-    turnsSinceCapture: Number(pick(raw, 'turns_since_capture', 'turnsSinceCapture')) || 0,
-    players: { white: readPresence(players.white), black: readPresence(players.black) },
-    drawOffer: side(pick(raw, 'draw_offer', 'drawOffer')),
-    rematch: side(rematch && typeof rematch === 'object' ? rematch.by : rematch),
-    nextGame: (rematch && typeof rematch === 'object' && rematch.game) || null,
-    result: readResult(raw.result),
+    game: String(raw.game_id || ''),
     version: Number(raw.version) || 0,
+    seq: Number(raw.seq) || 0,
+    position: String(raw.position || ''),
+    startPosition: String(raw.start_position || raw.position || ''),
+    turn: raw.side_to_move === 'black' ? 'black' : 'white',
+    chain: readChain(raw.turn),
+    steps: (Array.isArray(raw.legal_steps) ? raw.legal_steps : []).map(readStep).filter(Boolean),
+    canEndTurn: Boolean(raw.can_end_turn),
+    moves: Array.isArray(raw.moves) ? raw.moves.map(String) : [],
+    lastTurn: readLastTurn(raw.last_turn),
+    turnsSinceCapture: Number(raw.turns_since_capture) || 0,
+    players: { white: readPresence(players.white), black: readPresence(players.black) },
+    drawOffer: color(raw.draw_offer),
+    abandoned: Boolean(raw.abandoned),
+    rematch: readPair(raw.rematch),
+    nextGame: typeof next === 'string' && GAME_ID.test(next) ? next : null,
+    result: readResult(raw.result),
   };
 }
 
 /**
  * Reads one frame from the server.
  * @param {string} text
- * @returns {{type: 'welcome', role: string, seatLink: string|null}
+ * @returns {{type: 'welcome', game: string, role: string, seatLink: string|null}
  *   | {type: 'state', state: GameState}
  *   | {type: 'error', code: string, message: string}
  *   | null} null for anything unreadable
@@ -179,58 +198,95 @@ export function readServerMessage(text) {
   switch (raw.type) {
     case ServerType.Welcome: {
       const role = Object.values(Role).includes(raw.role) ? raw.role : Role.Spectator;
-      return { type: 'welcome', role, seatLink: pick(raw, 'seat_link', 'seatLink') || null };
+      const seatLink = typeof raw.seat_link === 'string' && raw.seat_link ? raw.seat_link : null;
+      return { type: 'welcome', game: String(raw.game_id || ''), role, seatLink };
     }
     case ServerType.State:
-      return { type: 'state', state: readState(raw.state && typeof raw.state === 'object' ? raw.state : raw) };
+      return { type: 'state', state: readState(raw) };
     case ServerType.Error:
-      return { type: 'error', code: String(raw.code || 'error'), message: String(raw.message || '') };
+      return readError(raw);
     default:
       return null;
   }
 }
 
 /**
- * Reads the answer to createGameRequest.
+ * Reads an error answer, over HTTP or on the socket.
  * @param {object} raw
- * @param {string} origin the page's origin, to make links absolute
- * @returns {{id: string, seatLink: string, inviteLink: string, spectatorLink: string} | null}
+ * @returns {{type: 'error', code: string, message: string}}
+ */
+export function readError(raw) {
+  const ok = raw && typeof raw === 'object';
+  return {
+    type: 'error',
+    code: ok && typeof raw.code === 'string' ? raw.code : 'unknown',
+    message: ok && typeof raw.message === 'string' ? raw.message : '',
+  };
+}
+
+/**
+ * Reads the answer to createGameRequest. Links are made absolute against
+ * the page's origin in case the server sends them relative.
+ * @param {object} raw
+ * @param {string} origin the page's origin
+ * @returns {{id: string, color: 'white'|'black', seatLink: string, inviteLink: string, spectatorLink: string} | null}
  */
 export function readCreated(raw, origin) {
-  if (!raw || typeof raw !== 'object') return null;
-  const id = pick(raw, 'id', 'game', 'game_id');
-  const links = raw.links && typeof raw.links === 'object' ? raw.links : raw;
+  if (!raw || typeof raw !== 'object' || typeof raw.game_id !== 'string' || !GAME_ID.test(raw.game_id)) return null;
   const abs = (u) => (typeof u === 'string' && u ? new URL(u, origin).href : null);
-  const seatLink = abs(pick(links, 'seat', 'seat_link', 'seatLink', 'creator', 'player'));
-  const inviteLink = abs(pick(links, 'invite', 'invite_link', 'inviteLink'));
-  const spectatorLink = abs(pick(links, 'spectator', 'spectator_link', 'spectatorLink', 'watch'));
-  if (typeof id !== 'string' || !seatLink || !inviteLink) return null;
-  return { id, seatLink, inviteLink, spectatorLink: spectatorLink || new URL(`/g/${id}`, origin).href };
+  const seatLink = abs(raw.seat_link);
+  const inviteLink = abs(raw.invite_link);
+  if (!seatLink || !inviteLink || !color(raw.color)) return null;
+  return {
+    id: raw.game_id,
+    color: raw.color,
+    seatLink,
+    inviteLink,
+    spectatorLink: abs(raw.spectator_link) || new URL(gamePath(raw.game_id), origin).href,
+  };
 }
 
-/**
- * Finds the game id and seat secret in a page URL: /g/{id}, the secret in
- * the query (?seat=) or the fragment (#seat=), never both needed.
- * @param {URL|Location} loc
- * @returns {{id: string, seat: string|null} | null}
- */
-export function gameFromLocation(loc) {
-  const m = /^\/g\/([A-Za-z0-9_-]{1,64})\/?$/.exec(loc.pathname);
-  if (!m) return null;
-  const query = new URLSearchParams(loc.search);
-  const hash = new URLSearchParams(String(loc.hash || '').replace(/^#/, ''));
-  return { id: m[1], seat: query.get('seat') || hash.get('seat') || null };
-}
+// ---- addresses ----------------------------------------------------------------
+
+const GAME_ID = /^[A-Za-z0-9]{1,64}$/;
 
 /**
- * The WebSocket address of a game.
- * @param {URL|Location} loc the page's location
- * @param {{id: string, seat: string|null}} game
+ * The page address of a game.
+ * @param {string} id
  * @returns {string}
  */
-export function socketUrl(loc, game) {
+export function gamePath(id) {
+  return `/g/${encodeURIComponent(id)}`;
+}
+
+/**
+ * Finds the game id in a page URL, /g/{id}. The seat is not in the URL:
+ * the server turns seat and invitation links into a cookie and redirects.
+ * @param {URL|Location} loc
+ * @returns {string|null}
+ */
+export function gameFromLocation(loc) {
+  const m = /^\/g\/([A-Za-z0-9]{1,64})\/?$/.exec(loc.pathname);
+  return m ? m[1] : null;
+}
+
+/**
+ * The WebSocket address of a game. The browser sends the seat cookie on
+ * the upgrade by itself.
+ * @param {URL|Location} loc the page's location
+ * @param {string} id
+ * @returns {string}
+ */
+export function socketUrl(loc, id) {
   const scheme = loc.protocol === 'https:' ? 'wss:' : 'ws:';
-  const url = new URL(`${scheme}//${loc.host}/api/games/${encodeURIComponent(game.id)}/ws`);
-  if (game.seat) url.searchParams.set('seat', game.seat);
-  return url.href;
+  return `${scheme}//${loc.host}/api/games/${encodeURIComponent(id)}/ws`;
+}
+
+/**
+ * The HTTP address of a game's state (no credentials needed).
+ * @param {string} id
+ * @returns {string}
+ */
+export function stateUrl(id) {
+  return `/api/games/${encodeURIComponent(id)}`;
 }

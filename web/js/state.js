@@ -8,7 +8,7 @@
 
 import { Color } from './geometry.js';
 import {
-  START_POSITION, parsePosition, applyStep, replay, positionText, stoneAt, stoneOf,
+  parsePosition, applyStep, replay, positionText, stoneAt, stoneOf,
 } from './position.js';
 
 /** The input modes of the board. */
@@ -78,12 +78,13 @@ export function createState() {
 export function stateFromPosition(text) {
   const pos = parsePosition(text);
   if (!pos) return null;
+  const position = positionText(pos);
   const game = {
-    game: '', position: positionText(pos), turn: pos.turn, chain: null, steps: [],
-    canEndTurn: false, moves: [], lastTurn: { path: [], captured: [] },
+    game: '', version: 0, seq: 0, position, startPosition: position, turn: pos.turn, chain: null,
+    steps: [], canEndTurn: false, moves: [], lastTurn: { notation: null, path: [], captured: [] },
     turnsSinceCapture: pos.quiet,
     players: { white: { joined: false, connected: false }, black: { joined: false, connected: false } },
-    drawOffer: null, rematch: null, nextGame: null, result: null, version: 0,
+    drawOffer: null, abandoned: false, rematch: { white: false, black: false }, nextGame: null, result: null,
   };
   return receiveState({ ...createState(), role: 'spectator', link: Link.Open }, game);
 }
@@ -146,6 +147,19 @@ export function targetsFrom(state, from) {
   return out;
 }
 
+/**
+ * The colour that played turn `i` (0-based) of a game's move list.
+ * @param {GameState} game
+ * @param {number} i
+ * @returns {'white'|'black'}
+ */
+export function sideOfTurn(game, i) {
+  const start = parsePosition(game.startPosition);
+  const first = start ? start.turn : Color.White;
+  const other = first === Color.White ? Color.Black : Color.White;
+  return i % 2 === 0 ? first : other;
+}
+
 /** The input mode the board is in. */
 export function mode(state) {
   if (state.choosing) return Mode.Choosing;
@@ -169,7 +183,7 @@ export function receiveState(state, game) {
   }
   const pos = parsePosition(game.position);
   if (!pos) return { ...state, notice: { key: 'error.unknown', error: true } };
-  let plies = replay(START_POSITION, game.moves);
+  let plies = replay(game.startPosition, game.moves);
   const last = plies[plies.length - 1];
   if (plies.length !== game.moves.length + 1 || !last || !sameStones(last.board, pos.board, game.chain)) {
     plies = [{ ...pos, path: [], captured: [], notation: null }];
@@ -179,7 +193,7 @@ export function receiveState(state, game) {
     game,
     board: pos.board,
     pending: null,
-    turnPath: chainPath(state, game),
+    turnPath: game.chain ? game.chain.visited : [],
     choosing: null,
     plies,
     browse: state.browse !== null && state.browse < plies.length - 1 ? state.browse : null,
@@ -194,22 +208,6 @@ export function receiveState(state, game) {
     next.selected = null;
   }
   return next;
-}
-
-// The path of a turn in progress, in order. The server says which points
-// the stone has visited; the order comes from the states seen one after
-// another, or from the server's order after a reload.
-function chainPath(state, game) {
-  const chain = game.chain;
-  if (!chain) return [];
-  const prev = state.turnPath;
-  const last = prev[prev.length - 1];
-  const sameTurn = state.game && state.game.turn === game.turn && state.game.moves.length === game.moves.length;
-  if (sameTurn && prev.length && chain.visited.includes(prev[0]) && chain.visited.includes(last)) {
-    return last === chain.stone ? prev : [...prev, chain.stone];
-  }
-  const rest = chain.visited.filter((s) => s !== chain.stone);
-  return [...rest, chain.stone];
 }
 
 // While a chain is in progress the replayed history ends before the turn's
@@ -228,7 +226,7 @@ function sameStones(a, b, chain) {
  */
 export function receiveError(state, err) {
   const notice = { key: `error.${err.code}`, error: true, fallback: err.message };
-  if (err.code === 'not_found') return { ...state, notFound: true, notice };
+  if (err.code === 'game_not_found') return { ...state, notFound: true, notice };
   if (!state.pending) return { ...state, choosing: null, notice };
   const g = state.game;
   const chainStone = g.chain && isMyTurn(state) ? g.chain.stone : null;

@@ -11,23 +11,28 @@ export const OPENING_STEPS = [
   { from: 'f2', to: 'e3', kind: 'approach', captures: ['d4', 'c5'] },
 ];
 
-/** A raw "state" body; fields can be overridden. */
+/** A raw "state" message as the server sends it; fields can be overridden. */
 export function rawState(over = {}) {
   return {
-    game: 'abc123',
+    type: 'state',
+    game_id: 'abc123DEF0',
+    version: 1,
+    seq: 0,
     position: 'BBBBBBBBB/BBBBBBBBB/BWBW.BWBW/WWWWWWWWW/WWWWWWWWW w 0',
-    turn: 'white',
-    chain: null,
-    steps: OPENING_STEPS,
+    start_position: 'BBBBBBBBB/BBBBBBBBB/BWBW.BWBW/WWWWWWWWW/WWWWWWWWW w 0',
+    side_to_move: 'white',
+    turn: null,
+    legal_steps: OPENING_STEPS,
     can_end_turn: false,
     moves: [],
     last_turn: null,
     turns_since_capture: 0,
     players: { white: { joined: true, connected: true }, black: { joined: true, connected: true } },
     draw_offer: null,
-    rematch: null,
+    abandoned: false,
+    rematch: { white: false, black: false },
+    next_game: null,
     result: null,
-    version: 1,
     ...over,
   };
 }

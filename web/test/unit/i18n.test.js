@@ -63,9 +63,12 @@ test('every end reason and server error code has a message', () => {
   for (const r of ['no_stones', 'no_legal_step', 'fifty_turns', 'resignation', 'agreement', 'abandonment']) {
     assert.ok(`reason.${r}` in CATALOGS.en, r);
   }
-  for (const c of ['must_capture', 'illegal_step', 'not_your_turn', 'game_over', 'not_found']) {
-    assert.ok(`error.${c}` in CATALOGS.en, c);
-  }
+  // Every code of the error table in docs/API.md.
+  const api = readFileSync(new URL('../docs/API.md', WEB), 'utf8');
+  const codes = [...api.matchAll(/^\| `([a-z_]+)` \| \d{3} \|/gm)].map((m) => m[1]);
+  assert.ok(codes.length >= 30, `only ${codes.length} codes found in docs/API.md`);
+  const missing = codes.filter((c) => !(`error.${c}` in CATALOGS.en) && !['custom_start_disabled', 'bad_position'].includes(c));
+  assert.deepEqual(missing, []);
 });
 
 test('pages have no inline scripts, styles or event handlers', () => {

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import {
-  stepMessage, simpleMessage, createGameRequest, readServerMessage, readCreated,
-  gameFromLocation, socketUrl, ClientType,
+  stepMessage, simpleMessage, createGameRequest, readServerMessage, readCreated, readError,
+  gameFromLocation, socketUrl, stateUrl, gamePath, ClientType,
 } from '../../js/protocol.js';
 import { rawState } from './fixtures.js';
 
@@ -24,74 +25,119 @@ test('creating a game posts who moves first', () => {
   assert.deepEqual(JSON.parse(createGameRequest('nobody').init.body), { first: 'random' });
 });
 
-test('a state message is read into the client shape', () => {
-  const msg = readServerMessage(JSON.stringify({ type: 'state', ...rawState({
-    chain: { stone: 'e3', visited: ['d3', 'e3'], last_direction: 'e' },
-    can_end_turn: true,
-    last_turn: { path: ['f4', 'f3'], captured: [] },
+// The examples of docs/API.md, the authoritative description of the
+// protocol, so that a change there shows up here.
+const API = readFileSync(new URL('../../../docs/API.md', import.meta.url), 'utf8');
+function apiExample(tag, startsWith) {
+  const blocks = [...API.matchAll(/```json( \w+)?\n([\s\S]*?)```/g)]
+    .filter((m) => (m[1] || '').trim() === tag)
+    .map((m) => m[2])
+    .filter((b) => b.trimStart().startsWith(startsWith));
+  assert.ok(blocks.length > 0, `no ${tag || 'plain'} example starting ${startsWith} in docs/API.md`);
+  return blocks[0];
+}
+
+test('the state example of the API is read into the client shape', () => {
+  const msg = readServerMessage(apiExample('state', '{'));
+  assert.equal(msg.type, 'state');
+  assert.deepEqual(msg.state, {
+    game: 'd04EUAqNQF',
+    version: 1795968865003,
+    seq: 1,
+    position: '........./........./....W.B../........./......... w 0',
+    startPosition: '........./....B..../......B../....W..../......... w 0',
+    turn: 'white',
+    chain: { stone: 'e3', visited: ['e2', 'e3'], lastDirection: 'north', captured: ['e4'], notation: 'e2-e3A' },
+    steps: [{ from: 'e3', to: 'f3', kind: 'approach', captures: ['g3'] }],
+    canEndTurn: true,
+    moves: [],
+    lastTurn: { notation: null, path: [], captured: [] },
+    turnsSinceCapture: 0,
+    players: { white: { joined: true, connected: true }, black: { joined: true, connected: false } },
+    drawOffer: null,
+    abandoned: false,
+    rematch: { white: false, black: false },
+    nextGame: null,
+    result: null,
+  });
+});
+
+test('the later fields of a state are read', () => {
+  const { state } = readServerMessage(JSON.stringify(rawState({
+    side_to_move: 'black',
+    last_turn: { notation: 'f4-f3', path: ['f4', 'f3'], captured: [] },
     draw_offer: 'black',
+    abandoned: true,
+    rematch: { white: true, black: false },
+    next_game: 'Zz09aaBBcc',
     result: { winner: 'white', reason: 'resignation' },
     turns_since_capture: 41,
-  }) }));
-  assert.equal(msg.type, 'state');
-  const s = msg.state;
-  assert.equal(s.game, 'abc123');
-  assert.equal(s.steps.length, 5);
-  assert.deepEqual(s.steps[0], { from: 'd3', to: 'e3', kind: 'approach', captures: ['f3'] });
-  assert.deepEqual(s.chain, { stone: 'e3', visited: ['d3', 'e3'], lastDirection: 'e' });
-  assert.equal(s.canEndTurn, true);
-  assert.deepEqual(s.lastTurn, { path: ['f4', 'f3'], captured: [] });
-  assert.equal(s.drawOffer, 'black');
-  assert.deepEqual(s.result, { winner: 'white', reason: 'resignation' });
-  assert.equal(s.turnsSinceCapture, 41);
-  assert.deepEqual(s.players.black, { joined: true, connected: true });
+  })));
+  assert.equal(state.turn, 'black');
+  assert.deepEqual(state.lastTurn, { notation: 'f4-f3', path: ['f4', 'f3'], captured: [] });
+  assert.equal(state.drawOffer, 'black');
+  assert.equal(state.abandoned, true);
+  assert.deepEqual(state.rematch, { white: true, black: false });
+  assert.equal(state.nextGame, 'Zz09aaBBcc');
+  assert.deepEqual(state.result, { winner: 'white', reason: 'resignation' });
+  assert.equal(state.turnsSinceCapture, 41);
+  const draw = readServerMessage(JSON.stringify(rawState({ result: { winner: null, reason: 'agreement' } })));
+  assert.deepEqual(draw.state.result, { winner: null, reason: 'agreement' });
 });
 
-test('a state nested under "state" reads the same', () => {
-  const flat = readServerMessage(JSON.stringify({ type: 'state', ...rawState() }));
-  const nested = readServerMessage(JSON.stringify({ type: 'state', state: rawState() }));
-  assert.deepEqual(nested, flat);
-});
-
-test('malformed steps are dropped rather than trusted', () => {
-  const msg = readServerMessage(JSON.stringify({ type: 'state', ...rawState({
-    steps: [{ from: 'z9', to: 'e3', kind: 'approach' }, { from: 'd3', to: 'e3', kind: 'jump' }, { from: 'e2', to: 'e3', kind: 'paika' }],
-  }) }));
+test('malformed steps and links are dropped rather than trusted', () => {
+  const msg = readServerMessage(JSON.stringify(rawState({
+    legal_steps: [{ from: 'z9', to: 'e3', kind: 'approach' }, { from: 'd3', to: 'e3', kind: 'jump' }, { from: 'e2', to: 'e3', kind: 'paika' }],
+    next_game: '../../evil',
+  })));
   assert.deepEqual(msg.state.steps, [{ from: 'e2', to: 'e3', kind: 'paika', captures: [] }]);
+  assert.equal(msg.state.nextGame, null);
 });
 
 test('welcome and error messages are read; anything else is null', () => {
-  assert.deepEqual(readServerMessage('{"type":"welcome","role":"black","seat_link":"/g/x?seat=y"}'),
-    { type: 'welcome', role: 'black', seatLink: '/g/x?seat=y' });
+  assert.deepEqual(readServerMessage(apiExample('', '{"type": "welcome"')), {
+    type: 'welcome', game: 'd04EUAqNQF', role: 'white',
+    seatLink: 'http://127.0.0.1:8080/g/d04EUAqNQF?seat=xvhAsdXhFKfPMWymDHRWuV',
+  });
+  assert.deepEqual(readServerMessage('{"type":"welcome","game_id":"x","role":"spectator","seat_link":null}'),
+    { type: 'welcome', game: 'x', role: 'spectator', seatLink: null });
   assert.equal(readServerMessage('{"type":"welcome","role":"king"}').role, 'spectator');
-  assert.deepEqual(readServerMessage('{"type":"error","code":"must_capture","message":"you must capture"}'),
-    { type: 'error', code: 'must_capture', message: 'you must capture' });
+  assert.deepEqual(readServerMessage(apiExample('', '{"type": "error"')), {
+    type: 'error', code: 'capture_required', message: 'a capture is available, so a paika move is not allowed',
+  });
+  assert.deepEqual(readError(null), { type: 'error', code: 'unknown', message: '' });
   assert.equal(readServerMessage('not json'), null);
   assert.equal(readServerMessage('{"type":"party"}'), null);
   assert.equal(readServerMessage('3'), null);
 });
 
-test('the create answer gives absolute links', () => {
-  const created = readCreated({ id: 'Ab3', links: { seat: '/g/Ab3?seat=s3cr3t', invite: '/g/Ab3?invite=i', spectator: '/g/Ab3' } }, 'https://example.org');
-  assert.deepEqual(created, {
-    id: 'Ab3',
-    seatLink: 'https://example.org/g/Ab3?seat=s3cr3t',
-    inviteLink: 'https://example.org/g/Ab3?invite=i',
-    spectatorLink: 'https://example.org/g/Ab3',
+test('the create answer of the API gives the links', () => {
+  const raw = JSON.parse(apiExample('', '{\n  "game_id"'));
+  assert.deepEqual(readCreated(raw, 'https://example.org'), {
+    id: 'd04EUAqNQF',
+    color: 'white',
+    seatLink: 'http://127.0.0.1:8080/g/d04EUAqNQF?seat=xvhAsdXhFKfPMWymDHRWuV',
+    inviteLink: 'http://127.0.0.1:8080/g/d04EUAqNQF?invite=U1F5jtvo2nbP9FZiyArH8x',
+    spectatorLink: 'http://127.0.0.1:8080/g/d04EUAqNQF',
   });
-  assert.equal(readCreated({ id: 'Ab3' }, 'https://example.org'), null);
+  const relative = readCreated({ ...raw, seat_link: '/g/d04EUAqNQF?seat=s', spectator_link: null }, 'https://example.org');
+  assert.equal(relative.seatLink, 'https://example.org/g/d04EUAqNQF?seat=s');
+  assert.equal(relative.spectatorLink, 'https://example.org/g/d04EUAqNQF');
+  assert.equal(readCreated({ game_id: 'Ab3' }, 'https://example.org'), null);
+  assert.equal(readCreated({ ...raw, color: 'green' }, 'https://example.org'), null);
   assert.equal(readCreated(null, 'https://example.org'), null);
 });
 
-test('the game and seat are found in the page address', () => {
-  assert.deepEqual(gameFromLocation(new URL('https://x.org/g/Ab3?seat=s1')), { id: 'Ab3', seat: 's1' });
-  assert.deepEqual(gameFromLocation(new URL('https://x.org/g/Ab3#seat=s2')), { id: 'Ab3', seat: 's2' });
-  assert.deepEqual(gameFromLocation(new URL('https://x.org/g/Ab3')), { id: 'Ab3', seat: null });
+test('the game is found in the page address', () => {
+  assert.equal(gameFromLocation(new URL('https://x.org/g/d04EUAqNQF')), 'd04EUAqNQF');
+  assert.equal(gameFromLocation(new URL('https://x.org/g/d04EUAqNQF/')), 'd04EUAqNQF');
   assert.equal(gameFromLocation(new URL('https://x.org/rules')), null);
   assert.equal(gameFromLocation(new URL('https://x.org/g/a/b')), null);
+  assert.equal(gamePath('d04EUAqNQF'), '/g/d04EUAqNQF');
 });
 
-test('the socket address follows the page scheme and carries the seat', () => {
-  assert.equal(socketUrl(new URL('https://x.org/g/Ab3'), { id: 'Ab3', seat: 's1' }), 'wss://x.org/api/games/Ab3/ws?seat=s1');
-  assert.equal(socketUrl(new URL('http://127.0.0.1:8080/g/Ab3'), { id: 'Ab3', seat: null }), 'ws://127.0.0.1:8080/api/games/Ab3/ws');
+test('the socket address follows the page scheme; the seat travels as a cookie', () => {
+  assert.equal(socketUrl(new URL('https://x.org/g/Ab3'), 'Ab3'), 'wss://x.org/api/games/Ab3/ws');
+  assert.equal(socketUrl(new URL('http://127.0.0.1:8080/g/Ab3'), 'Ab3'), 'ws://127.0.0.1:8080/api/games/Ab3/ws');
+  assert.equal(stateUrl('Ab3'), '/api/games/Ab3');
 });

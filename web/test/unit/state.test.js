@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   Mode, createState, stateFromPosition, receiveState, receiveError, tap, drop, endTurn, cancel,
-  flip, browseBy, browseTo, movableStones, mustCapture, mode, boardView, bottomColor, canAct,
+  flip, browseBy, browseTo, movableStones, mustCapture, mode, boardView, bottomColor, canAct, sideOfTurn,
 } from '../../js/state.js';
 import { stoneAt } from '../../js/position.js';
 import { gameState } from './fixtures.js';
@@ -93,8 +93,8 @@ test('dragging a stone onto a target is the same as two taps', () => {
 test('the server state replaces the optimistic board', () => {
   const sent = tap(tap(playing(), 'e2').state, 'e3').state;
   const next = receiveState(sent, gameState({
-    position: AFTER_E2.replace(' w ', ' b '), turn: 'black', steps: [], moves: ['e2-e3A'],
-    last_turn: { path: ['e2', 'e3'], captured: ['e4', 'e5'] }, version: 2,
+    position: AFTER_E2.replace(' w ', ' b '), side_to_move: 'black', legal_steps: [], moves: ['e2-e3A'],
+    last_turn: { notation: 'e2-e3A', path: ['e2', 'e3'], captured: ['e4', 'e5'] }, version: 2,
   }));
   assert.equal(next.pending, null);
   assert.equal(next.selected, null);
@@ -107,8 +107,8 @@ test('a capture chain keeps the stone selected and offers End turn', () => {
   const sent = tap(tap(playing(), 'e2').state, 'e3').state;
   const chain = receiveState(sent, gameState({
     position: AFTER_E2,
-    chain: { stone: 'e3', visited: ['e2', 'e3'], last_direction: 'n' },
-    steps: [{ from: 'e3', to: 'f4', kind: 'approach', captures: ['g5'] }],
+    turn: { stone: 'e3', visited: ['e2', 'e3'], last_direction: 'north', captured: ['e4', 'e5'], notation: 'e2-e3A' },
+    legal_steps: [{ from: 'e3', to: 'f4', kind: 'approach', captures: ['g5'] }],
     can_end_turn: true,
     version: 2,
   }));
@@ -119,7 +119,7 @@ test('a capture chain keeps the stone selected and offers End turn', () => {
   const ended = endTurn(chain);
   assert.deepEqual(ended.intent, { type: 'end_turn' });
   assert.equal(endTurn(playing()).intent, null, 'no End turn before a capture');
-  const refused = receiveError(ended.state, { code: 'illegal_step', message: 'no' });
+  const refused = receiveError(ended.state, { code: 'cannot_end_turn', message: 'no' });
   assert.equal(refused.selected, 'e3');
   assert.equal(refused.pending, null);
 });
@@ -132,17 +132,17 @@ test('a refused step is rolled back with its reason', () => {
   assert.equal(back.pending, null);
   assert.equal(back.selected, 'd2');
   assert.deepEqual(back.notice, { key: 'error.not_your_turn', error: true, fallback: 'not your turn' });
-  assert.ok(receiveError(createState(), { code: 'not_found', message: '' }).notFound);
+  assert.ok(receiveError(createState(), { code: 'game_not_found', message: '' }).notFound);
 });
 
 test('an older state than the one shown is ignored', () => {
   const s = playing('white', { version: 5 });
-  assert.equal(receiveState(s, gameState({ version: 4, turn: 'black' })), s);
+  assert.equal(receiveState(s, gameState({ version: 4, side_to_move: 'black' })), s);
 });
 
 test('the history can be browsed and the live game comes back', () => {
   let s = playing('black', {
-    position: AFTER_E2.replace(' w ', ' b '), turn: 'black', moves: ['e2-e3A'],
+    position: AFTER_E2.replace(' w ', ' b '), side_to_move: 'black', moves: ['e2-e3A'],
   });
   assert.equal(s.plies.length, 2);
   s = browseBy(s, -1);
@@ -179,4 +179,32 @@ test('a selected stone shows its targets and what each would take', () => {
   const e2 = boardView(tap(playing(), 'e2').state);
   assert.deepEqual(e2.targets.get('e3'), [2]);
   assert.equal(e2.preview.size, 0, 'nothing previewed without a hover');
+});
+
+test('the history replays from the game\'s own start position', () => {
+  const start = '........./....B..../......B../....W..../......... w 0';
+  const s = playing('black', {
+    position: '........./........./....W.B../........./......... b 0',
+    start_position: start,
+    side_to_move: 'black',
+    legal_steps: [],
+    moves: ['e2-e3A'],
+    last_turn: { notation: 'e2-e3A', path: ['e2', 'e3'], captured: ['e4'] },
+  });
+  assert.equal(s.plies.length, 2);
+  assert.equal(stoneAt(s.plies[0].board, 'e4'), 'B', 'the start has the black stone on e4');
+  assert.equal(stoneAt(s.plies[1].board, 'e4'), null);
+  assert.equal(stoneAt(s.plies[1].board, 'e3'), 'W');
+  assert.equal(sideOfTurn(s.game, 0), 'white');
+  const blackFirst = gameState({ start_position: start.replace(' w ', ' b ') });
+  assert.equal(sideOfTurn(blackFirst, 0), 'black');
+  assert.equal(sideOfTurn(blackFirst, 1), 'white');
+});
+
+test('the turn in progress is drawn along the points the server lists', () => {
+  const s = playing('black', {
+    turn: { stone: 'd3', visited: ['e2', 'e3', 'd3'], last_direction: 'west', captured: ['e4', 'c3'], notation: 'e2-e3A-d3A' },
+  });
+  assert.deepEqual(boardView(s).path, ['e2', 'e3', 'd3']);
+  assert.equal(s.selected, null, 'the other player sees the path but holds nothing');
 });
