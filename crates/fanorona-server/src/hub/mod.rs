@@ -1,4 +1,4 @@
-//! Live games. Each loaded game is owned by one task ([`task`]): commands
+//! Live games. Each loaded game is owned by one task: commands
 //! arrive on its channel and are handled one at a time, every change is
 //! stored before it is published, and the state is published once, as
 //! shared bytes, on a watch channel that every socket of the game reads.

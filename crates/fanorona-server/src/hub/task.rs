@@ -43,7 +43,7 @@ pub(super) fn spawn(hub: Hub, stored: StoredGame) -> Result<GameHandle, AppError
     let game = replay(&stored)?;
     let now = Instant::now();
     let (tx, rx) = mpsc::channel(QUEUE);
-    let version = u64::try_from(clock::unix_seconds()).unwrap_or(0) * 1000;
+    let version = clock::unix_micros();
     let mut task = GameTask {
         hub,
         row: stored.row,

@@ -18,8 +18,7 @@ use axum::{
     response::Response,
 };
 use axum_extra::extract::CookieJar;
-use futures_util::{SinkExt, StreamExt};
-use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 
 use self::protocol::{parse_intent, Role, ServerMsg};
 use crate::{
@@ -74,7 +73,7 @@ fn credentials(
 }
 
 async fn run(
-    socket: WebSocket,
+    mut socket: WebSocket,
     state: AppState,
     handle: GameHandle,
     id: GameId,
@@ -90,45 +89,43 @@ async fn run(
         seat_link: if role == Role::Spectator { None } else { link },
     }
     .to_json();
-    let (mut sink, mut stream) = socket.split();
-    let (errors_tx, mut errors) = mpsc::channel::<String>(8);
-    let mut states = handle.subscribe();
-    let shutdown = state.hub.shutdown_token();
-    let mut send = tokio::spawn(async move {
-        if sink.send(Message::Text(welcome.into())).await.is_err() {
-            return;
-        }
-        loop {
-            let message = tokio::select! {
-                changed = states.changed() => match changed {
-                    Ok(()) => Message::Text(states.borrow_and_update().json.clone()),
-                    Err(_) => going_away(),
-                },
-                Some(error) = errors.recv() => Message::Text(error.into()),
-                () = shutdown.cancelled() => going_away(),
-            };
-            let last = matches!(message, Message::Close(_));
-            if sink.send(message).await.is_err() || last {
-                return;
-            }
-        }
-    });
-    let intents = handle.clone();
-    let mut receive = tokio::spawn(async move {
-        while let Some(Ok(message)) = stream.next().await {
-            if handle_message(message, role, &intents, &errors_tx)
-                .await
-                .is_break()
-            {
-                break;
-            }
-        }
-    });
-    tokio::select! {
-        _ = &mut send => receive.abort(),
-        _ = &mut receive => send.abort(),
+    if socket.send(Message::Text(welcome.into())).await.is_ok() {
+        serve_socket(&mut socket, role, &handle, &state.hub.shutdown_token()).await;
     }
     handle.disconnect(role).await;
+}
+
+/// The socket's loop: one task per socket, waiting on the client, the
+/// game's states and shutdown at once. A socket that is slow to send
+/// misses intermediate states and sends the latest.
+async fn serve_socket(
+    socket: &mut WebSocket,
+    role: Role,
+    handle: &GameHandle,
+    shutdown: &CancellationToken,
+) {
+    let mut states = handle.subscribe();
+    loop {
+        let out = tokio::select! {
+            changed = states.changed() => match changed {
+                Ok(()) => Message::Text(states.borrow_and_update().json.clone()),
+                Err(_) => going_away(),
+            },
+            incoming = socket.recv() => match incoming {
+                Some(Ok(message)) => match handle_message(message, role, handle).await {
+                    ControlFlow::Continue(Some(error)) => Message::Text(error.into()),
+                    ControlFlow::Continue(None) => continue,
+                    ControlFlow::Break(()) => return,
+                },
+                _ => return,
+            },
+            () = shutdown.cancelled() => going_away(),
+        };
+        let last = matches!(out, Message::Close(_));
+        if socket.send(out).await.is_err() || last {
+            return;
+        }
+    }
 }
 
 fn going_away() -> Message {
@@ -138,27 +135,22 @@ fn going_away() -> Message {
     }))
 }
 
-/// Handles one client frame: an intent, or a close.
+/// Handles one client frame: an intent (answering with the error to send
+/// back, if refused), or a close.
 async fn handle_message(
     message: Message,
     role: Role,
     handle: &GameHandle,
-    errors: &mpsc::Sender<String>,
-) -> ControlFlow<()> {
+) -> ControlFlow<(), Option<String>> {
     let text = match message {
         Message::Text(text) => text,
         Message::Binary(_) => Utf8Bytes::from_static(""),
         Message::Close(_) => return ControlFlow::Break(()),
-        Message::Ping(_) | Message::Pong(_) => return ControlFlow::Continue(()),
+        Message::Ping(_) | Message::Pong(_) => return ControlFlow::Continue(None),
     };
     let result = match parse_intent(text.as_str()) {
         Ok(intent) => handle.act(Sender::Role(role), intent).await.map(|_| ()),
         Err(e) => Err(e.into()),
     };
-    if let Err(error) = result {
-        if errors.send(error.to_json()).await.is_err() {
-            return ControlFlow::Break(());
-        }
-    }
-    ControlFlow::Continue(())
+    ControlFlow::Continue(result.err().map(|error| error.to_json()))
 }
