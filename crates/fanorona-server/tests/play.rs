@@ -369,3 +369,21 @@ async fn the_seat_cookie_identifies_a_socket() {
     assert_eq!(welcome["role"], "black");
     assert_eq!(welcome["seat_link"], created["seat_link"]);
 }
+
+#[tokio::test]
+async fn another_sites_page_cannot_use_the_seat_cookie() {
+    let dir = std::sync::Arc::new(tempfile::tempdir().unwrap());
+    let server =
+        common::start_in(dir, |c| c.public_url = Some("https://fanorona.test".into())).await;
+    let (created, cookie) = server.create(json!({ "first": "me" })).await;
+    let id = created["game_id"].as_str().unwrap();
+    let cookie = common::cookie_pair(&cookie);
+    for (origin, role) in [
+        ("https://evil.test", "spectator"),
+        ("https://fanorona.test", "white"),
+    ] {
+        let mut socket =
+            Ws::connect_headers(&server, id, &[("cookie", cookie), ("origin", origin)]).await;
+        assert_eq!(socket.next().await["role"], role, "from {origin}");
+    }
+}

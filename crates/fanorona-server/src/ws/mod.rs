@@ -45,7 +45,8 @@ pub async fn upgrade(
 ) -> Result<Response, AppError> {
     let handle = state.hub.get(&id).await?;
     let id: GameId = id.parse().map_err(|_| AppError::GameNotFound)?;
-    let secret = credentials(&jar, &headers, &id, &handle)?;
+    let secret = credentials(&jar, &headers, &id, &handle)?
+        .filter(|_| same_origin(&headers, state.config.public_url.as_deref()));
     let link = secret
         .as_ref()
         .map(|s| seat::seat_link(&state.config.origin(), &id, s));
@@ -70,6 +71,20 @@ fn credentials(
     }
     let previous = handle.snapshot().rematch_of.clone();
     Ok(seat::from_cookie(jar, id).or_else(|| previous.and_then(|p| seat::from_cookie(jar, &p))))
+}
+
+/// Whether the upgrade may use the visitor's credentials: always without a
+/// configured public URL, else only when the browser's `Origin` is absent
+/// (not a browser) or is the site itself, so another site's page cannot
+/// open a socket that acts for the visitor.
+fn same_origin(headers: &HeaderMap, public_url: Option<&str>) -> bool {
+    let Some(public) = public_url else {
+        return true;
+    };
+    match headers.get(axum::http::header::ORIGIN) {
+        None => true,
+        Some(origin) => origin.as_bytes() == public.trim_end_matches('/').as_bytes(),
+    }
 }
 
 async fn run(

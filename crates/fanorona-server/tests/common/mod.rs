@@ -245,27 +245,26 @@ impl Ws {
     /// Connects to game `id` as the holder of `secret` (bearer header), or
     /// as a spectator.
     pub async fn connect(server: &TestServer, id: &str, secret: Option<&str>) -> Ws {
-        Ws::connect_with(
-            server,
-            id,
-            secret.map(|s| (header::AUTHORIZATION, format!("Bearer {s}"))),
-        )
-        .await
+        match secret {
+            Some(s) => {
+                let bearer = format!("Bearer {s}");
+                Ws::connect_headers(server, id, &[("authorization", &bearer)]).await
+            }
+            None => Ws::connect_headers(server, id, &[]).await,
+        }
     }
 
     /// Connects to game `id` sending the given `Cookie` header.
     pub async fn connect_cookie(server: &TestServer, id: &str, cookie: &str) -> Ws {
-        Ws::connect_with(server, id, Some((header::COOKIE, cookie.to_owned()))).await
+        Ws::connect_headers(server, id, &[("cookie", cookie)]).await
     }
 
-    async fn connect_with(
-        server: &TestServer,
-        id: &str,
-        header: Option<(header::HeaderName, String)>,
-    ) -> Ws {
+    /// Connects to game `id` sending the given headers.
+    pub async fn connect_headers(server: &TestServer, id: &str, headers: &[(&str, &str)]) -> Ws {
         let url = format!("ws://{}/api/games/{id}/ws", server.addr);
         let mut req = url.into_client_request().unwrap();
-        if let Some((name, value)) = header {
+        for (name, value) in headers {
+            let name = header::HeaderName::from_bytes(name.as_bytes()).unwrap();
             req.headers_mut().insert(name, value.parse().unwrap());
         }
         let (stream, _) = tokio::time::timeout(WAIT, tokio_tungstenite::connect_async(req))
