@@ -1,0 +1,3 @@
+//! `fanorona-load`: drives live games against a running server.
+
+fn main() {}
