@@ -72,7 +72,7 @@ function turnLine(state, t) {
   const g = state.game;
   if (state.link === Link.Reconnecting) return t('game.reconnecting');
   if (!g) return t('game.connecting');
-  if (g.result) return resultTitle(state, t);
+  if (g.result) return '';
   if (isMyTurn(state)) return t('game.yourTurn');
   if (isPlayer(state)) return t('game.theirTurn');
   return t('game.sideToMove', { color: t(`color.${g.turn}`) });
@@ -150,7 +150,9 @@ export function renderPanel(els, state, t, ui) {
   const bottom = bottomColor(state);
   renderPlayer(els.bottom, bottom, state, t);
   renderPlayer(els.top, other(bottom), state, t);
-  setText(els.turn, turnLine(state, t));
+  const turn = turnLine(state, t);
+  setText(els.turn, turn);
+  show(els.turn, turn !== '');
   els.turn.classList.toggle('mine', isMyTurn(state));
   setText(els.hint, hintLine(state, t));
   els.hint.classList.toggle('error', Boolean(state.notice && state.notice.error));

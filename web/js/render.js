@@ -9,6 +9,9 @@ import { el, setAttrs, toggle, polyline } from './svg.js';
 import { stoneAt } from './position.js';
 
 const STONE_R = 31;
+// Room around the outer points, so that stones, their marks and the focus
+// ring stay inside the board's edge.
+const PAD = 16;
 
 /**
  * The drawn board: the SVG root and, per point, its elements.
@@ -28,13 +31,15 @@ const STONE_R = 31;
 export function createBoard(container, options = {}) {
   const interactive = options.interactive !== false;
   const svg = el('svg', {
-    viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
+    viewBox: `${-PAD} ${-PAD} ${WIDTH + 2 * PAD} ${HEIGHT + 2 * PAD}`,
     class: `board${interactive ? ' interactive' : ''}`,
     role: interactive ? 'group' : 'img',
     'aria-label': options.label || null,
     preserveAspectRatio: 'xMidYMid meet',
   });
-  el('rect', { class: 'board-bg', x: 0, y: 0, width: WIDTH, height: HEIGHT, rx: 28 }, svg);
+  el('rect', {
+    class: 'board-bg', x: 3 - PAD, y: 3 - PAD, width: WIDTH + 2 * PAD - 6, height: HEIGHT + 2 * PAD - 6, rx: 30,
+  }, svg);
   const lines = segments().map(([a, b]) => [toSvg(a), toSvg(b)]);
   el('path', { class: 'lines', d: lines.map((seg) => polyline(seg)).join('') }, svg);
   const coords = el('g', { class: 'coords', 'aria-hidden': 'true' }, svg);
@@ -81,11 +86,11 @@ function place(dom, bottom) {
   if (!dom.showCoords) return;
   for (let f = 0; f < FILES; f++) {
     const { x } = toSvg(squareName(f, 0), bottom);
-    el('text', { x: x + 22, y: HEIGHT - 8, class: 'coord' }, dom.coords).textContent = 'abcdefghi'[f];
+    el('text', { x: x + 30, y: HEIGHT + 2, class: 'coord' }, dom.coords).textContent = 'abcdefghi'[f];
   }
   for (let r = 0; r < RANKS; r++) {
     const { y } = toSvg(squareName(0, r), bottom);
-    el('text', { x: 9, y: y - 14, class: 'coord' }, dom.coords).textContent = String(r + 1);
+    el('text', { x: -2, y: y - 24, class: 'coord' }, dom.coords).textContent = String(r + 1);
   }
 }
 

@@ -1,0 +1,239 @@
+// What the browser tests share: the real game server (the debug binary
+// that `cargo build -p fanorona-server` or `cargo test --workspace`
+// leaves in target/), started on a free port with a temporary database,
+// Debian's Chromium, and small helpers that wait on the page, never on
+// the clock.
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const WEB = join(ROOT, 'web');
+export const ARTIFACTS = join(ROOT, 'artifacts');
+
+/**
+ * The server binary: $FANORONA_SERVER_BIN, else the debug build in
+ * $CARGO_TARGET_DIR or target/. Throws a clear message when it is missing.
+ * @returns {string}
+ */
+export function serverBinary() {
+  const target = process.env.CARGO_TARGET_DIR || join(ROOT, 'target');
+  const bin = process.env.FANORONA_SERVER_BIN || join(target, 'debug', 'fanorona-server');
+  if (!existsSync(bin)) {
+    throw new Error(`The game server binary is missing: ${bin}\n`
+      + 'Build it first with `cargo build -p fanorona-server` (scripts/test.sh does it through '
+      + '`cargo test --workspace`), or point FANORONA_SERVER_BIN at one.');
+  }
+  return bin;
+}
+
+const ANSI = /\x1b\[[0-9;]*m/g;
+
+/**
+ * Starts the game server on 127.0.0.1 with a fresh SQLite database.
+ * `restart()` stops it and starts it again on the same port and database,
+ * as a deployment would.
+ * @param {string[]} [extraArgs] more flags, like ['--abandon-after', '1s']
+ */
+export async function startServer(extraArgs = []) {
+  const bin = serverBinary();
+  const dir = mkdtempSync(join(tmpdir(), 'fanorona-browser-'));
+  const database = `sqlite://${join(dir, 'db.sqlite')}`;
+  let proc = null;
+  let url = null;
+
+  const launch = (listen) => new Promise((resolve, reject) => {
+    const child = spawn(bin, ['--listen', listen, '--database', database, '--log', 'warn,fanorona_server=info', ...extraArgs], {
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const onData = (chunk) => {
+      output += chunk.toString().replace(ANSI, '');
+      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
+      if (m) {
+        child.stdout.off('data', onData);
+        child.stderr.off('data', onData);
+        child.stdout.resume();
+        child.stderr.resume();
+        resolve({ child, url: m[1] });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening:\n${output}`)));
+    child.once('error', reject);
+  });
+
+  const stop = async () => {
+    if (!proc) return;
+    const child = proc;
+    proc = null;
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  };
+
+  ({ child: proc, url } = await launch('127.0.0.1:0'));
+  await checkEmbeddedFiles(url);
+  return {
+    url,
+    stop,
+    async restart() {
+      await stop();
+      ({ child: proc } = await launch(new URL(url).host));
+    },
+    async close() {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function webFiles(dir = WEB) {
+  const out = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (path !== join(WEB, 'test')) out.push(...webFiles(path));
+    } else if (statSync(path).isFile()) {
+      out.push(relative(WEB, path));
+    }
+  }
+  return out;
+}
+
+// The files are embedded in the binary: a binary built before the last
+// change of web/ would test old files, so compare them first.
+async function checkEmbeddedFiles(url) {
+  const stale = [];
+  for (const file of webFiles()) {
+    const res = await fetch(`${url}/${file.split('/').map(encodeURIComponent).join('/')}`);
+    const body = Buffer.from(await res.arrayBuffer());
+    if (!res.ok || !body.equals(readFileSync(join(WEB, file)))) stale.push(file);
+  }
+  if (stale.length) {
+    throw new Error(`The server binary embeds an older web/ (${stale.join(', ')}).\n`
+      + 'Rebuild it with `cargo build -p fanorona-server` before running the browser tests.');
+  }
+}
+
+/** Starts Debian's Chromium, headless. */
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}
+
+/** A phone-sized browser context: 360 px wide, touch. */
+export function phoneContext(browser, options = {}) {
+  return browser.newContext({ viewport: { width: 360, height: 740 }, hasTouch: true, ...options });
+}
+
+/**
+ * Opens a page that records console errors, page errors and requests to
+ * other origins.
+ * @returns {Promise<{page: import('playwright-core').Page, errors: string[], outside: string[]}>}
+ */
+export async function watchedPage(context, origin) {
+  const page = await context.newPage();
+  const errors = [];
+  const outside = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('request', (r) => { if (!r.url().startsWith(origin)) outside.push(r.url()); });
+  return { page, errors, outside };
+}
+
+/** Saves a screenshot under artifacts/ (git-ignored). */
+export async function shot(page, name, options = {}) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), ...options });
+}
+
+/** Fails when the page scrolls sideways. */
+export async function noSidewaysScroll(page) {
+  const { scroll, client } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth,
+  }));
+  assert.ok(scroll <= client, `page is ${scroll}px wide in a ${client}px window`);
+}
+
+/** Waits until the text of `selector` matches `pattern`. */
+export async function waitText(page, selector, pattern, timeout = 10_000) {
+  try {
+    await page.waitForFunction(([sel, src, flags]) => {
+      const node = document.querySelector(sel);
+      return Boolean(node) && new RegExp(src, flags).test(node.textContent);
+    }, [selector, pattern.source, pattern.flags], { timeout });
+  } catch (e) {
+    const now = await page.textContent(selector).catch(() => null);
+    throw new Error(`${selector} never matched ${pattern}; it reads ${JSON.stringify(now)}`, { cause: e });
+  }
+}
+
+/** The move list as shown. */
+export function moveList(page) {
+  return page.$$eval('#moves button.move', (bs) => bs.map((b) => b.textContent));
+}
+
+/** Waits until the move list reads `moves`. */
+export async function waitMoves(page, moves) {
+  await page.waitForFunction((want) => {
+    const got = [...document.querySelectorAll('#moves button.move')].map((b) => b.textContent);
+    return got.join(' ') === want.join(' ');
+  }, moves, { timeout: 10_000 }).catch(async (e) => {
+    throw new Error(`moves never read ${moves.join(' ')}: ${(await moveList(page)).join(' ')}`, { cause: e });
+  });
+}
+
+/** Taps a point of the board. */
+export function tapPoint(page, sq) {
+  return page.click(`[data-sq="${sq}"] .hit`);
+}
+
+// Reads the stones on the board as position rows (rank 5 first) from the
+// points' labels, the way a screen reader hears them. Runs in the page.
+function readRows() {
+  const at = new Map();
+  for (const g of document.querySelectorAll('svg.board [data-sq]')) {
+    const label = g.getAttribute('aria-label') || '';
+    at.set(g.dataset.sq, /white stone/.test(label) ? 'W' : /black stone/.test(label) ? 'B' : '.');
+  }
+  const rows = [];
+  for (let rank = 5; rank >= 1; rank--) {
+    rows.push([...'abcdefghi'].map((f) => at.get(`${f}${rank}`)).join(''));
+  }
+  return rows.join('/');
+}
+
+/** The stones on the board as position rows, rank 5 first. */
+export function boardRows(page) {
+  return page.evaluate(readRows);
+}
+
+/** Waits until the board shows `rows` (position rows, rank 5 first). */
+export async function waitBoard(page, rows) {
+  await page.waitForFunction(`(${readRows})() === ${JSON.stringify(rows)}`, null, { timeout: 10_000 })
+    .catch(async (e) => {
+      throw new Error(`the board never showed ${rows}: ${await boardRows(page)}`, { cause: e });
+    });
+}
+
+/** Waits until the label of point `sq` matches `pattern`. */
+export async function waitLabel(page, sq, pattern) {
+  await page.waitForFunction(([s, src]) => {
+    const g = document.querySelector(`svg.board [data-sq="${s}"]`);
+    return Boolean(g) && new RegExp(src).test(g.getAttribute('aria-label') || '');
+  }, [sq, pattern.source], { timeout: 10_000 }).catch(async (e) => {
+    const now = await page.getAttribute(`[data-sq="${sq}"]`, 'aria-label');
+    throw new Error(`${sq} never matched ${pattern}: ${now}`, { cause: e });
+  });
+}
