@@ -109,9 +109,9 @@ export function isMyTurn(state) {
   return Boolean(g && !g.result && isPlayer(state) && g.turn === state.role);
 }
 
-/** Whether the board accepts moves now. */
+/** Whether the board accepts moves now: not while the connection is down. */
 export function canAct(state) {
-  return isMyTurn(state) && state.browse === null && !state.pending;
+  return isMyTurn(state) && state.browse === null && !state.pending && state.link === Link.Open;
 }
 
 /** Whether a capture is compulsory: every legal step of the turn captures. */

@@ -201,6 +201,8 @@ test('the move list can be browsed from the start while the game goes on', async
 test('a dropped connection shows reconnecting and recovers by itself', async () => {
   await server.stop();
   await everyone((p) => waitText(p, '#turn', /Reconnecting…/));
+  await people.white.page.waitForFunction(() => document.querySelectorAll('.pt.movable').length === 0);
+  assert.equal(await people.white.page.textContent('#hint'), '', 'no invitation to move while offline');
   await shot(people.white.page, '06-reconnecting');
   await server.restart();
   await waitText(people.white.page, '#turn', /^Your turn$/, 20_000);

@@ -208,3 +208,10 @@ test('the turn in progress is drawn along the points the server lists', () => {
   assert.deepEqual(boardView(s).path, ['e2', 'e3', 'd3']);
   assert.equal(s.selected, null, 'the other player sees the path but holds nothing');
 });
+
+test('nothing can be moved while the connection is down', () => {
+  const s = { ...playing(), link: 'reconnecting' };
+  assert.deepEqual(movableStones(s), []);
+  assert.equal(tap(s, 'e2').intent, null);
+  assert.deepEqual(movableStones(playing()).length, 4, 'a state from the server means the link is open');
+});
