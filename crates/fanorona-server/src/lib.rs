@@ -26,8 +26,10 @@ pub fn app(state: AppState) -> Router {
     routes::router(state)
 }
 
-/// Serves the site on `listener` until `shutdown` completes; then every
-/// game task stops and every socket is closed with "going away".
+/// Serves the site on `listener` until `shutdown` completes. Then it stops
+/// accepting connections, every socket is closed with code 1012 and the
+/// reason "server restarting", and it returns once every game task has
+/// finished the write it was doing.
 ///
 /// # Errors
 ///
@@ -38,10 +40,13 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let token = state.hub.shutdown_token();
-    axum::serve(listener, app(state))
+    let hub = state.hub.clone();
+    let served = axum::serve(listener, app(state))
         .with_graceful_shutdown(async move {
             shutdown.await;
             token.cancel();
         })
-        .await
+        .await;
+    hub.stopped().await;
+    served
 }

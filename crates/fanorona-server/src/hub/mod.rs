@@ -5,12 +5,16 @@
 
 mod task;
 
-use std::{collections::HashMap, sync::Arc};
+use std::{
+    collections::HashMap,
+    future::Future,
+    sync::{Arc, Mutex, PoisonError},
+};
 
 use axum::extract::ws::Utf8Bytes;
 use fanorona::{ByColor, Color, Position, Setup};
-use tokio::sync::{mpsc, oneshot, watch, Mutex};
-use tokio_util::sync::CancellationToken;
+use tokio::sync::{mpsc, oneshot, watch, OnceCell};
+use tokio_util::{sync::CancellationToken, task::TaskTracker};
 
 use crate::{
     clock,
@@ -115,6 +119,13 @@ impl GameHandle {
         rx
     }
 
+    /// Completes when the game's task has stopped (unloaded or shut down).
+    /// Holding this future does not keep the game in memory.
+    pub fn stopped(&self) -> impl Future<Output = ()> + Send + 'static {
+        let tx = self.tx.clone();
+        async move { tx.closed().await }
+    }
+
     async fn ask<T>(
         &self,
         make: impl FnOnce(oneshot::Sender<T>) -> Command,
@@ -174,11 +185,16 @@ impl GameHandle {
     }
 }
 
+/// A game's place in the hub: filled once, by whoever loads it first.
+type Slot = Arc<OnceCell<GameHandle>>;
+
 struct HubInner {
     store: Arc<dyn Store>,
     config: Arc<Config>,
-    games: Mutex<HashMap<GameId, GameHandle>>,
+    /// Held only to look up or change a slot, never across an await.
+    games: Mutex<HashMap<GameId, Slot>>,
     shutdown: CancellationToken,
+    tasks: TaskTracker,
 }
 
 /// Every live game of this process.
@@ -202,6 +218,7 @@ impl Hub {
                 config,
                 games: Mutex::new(HashMap::new()),
                 shutdown: CancellationToken::new(),
+                tasks: TaskTracker::new(),
             }),
         }
     }
@@ -274,42 +291,102 @@ impl Hub {
 
     /// The live game `id`, loaded from the store and replayed if needed.
     ///
+    /// No lock is held while the store is read: each game has its own slot,
+    /// so a slow load delays only the visitors of that game.
+    ///
     /// # Errors
     ///
     /// [`AppError::GameNotFound`], or a storage error.
     pub async fn get(&self, id: &str) -> Result<GameHandle, AppError> {
         let id: GameId = id.parse().map_err(|_| AppError::GameNotFound)?;
-        if self.inner.shutdown.is_cancelled() {
-            return Err(AppError::Unavailable);
-        }
-        let mut games = self.inner.games.lock().await;
-        if let Some(handle) = games.get(&id) {
-            if !handle.tx.is_closed() {
-                return Ok(handle.clone());
+        // A game unloads between two looks only if its task stops meanwhile;
+        // a few tries are plenty.
+        for _ in 0..4 {
+            if self.inner.shutdown.is_cancelled() {
+                return Err(AppError::Unavailable);
+            }
+            let slot = match self.lookup(&id) {
+                Ok(handle) => return Ok(handle),
+                Err(slot) => slot,
+            };
+            let loaded = slot.get_or_try_init(|| self.load(&id)).await;
+            if let Err(error) = loaded {
+                self.forget(&id, &slot);
+                return Err(error);
             }
         }
-        let stored = match self.inner.store.load_game(&id).await {
+        Err(AppError::Unavailable)
+    }
+
+    /// The live handle of `id`, cloned under the lock (so the game cannot
+    /// unload in between), or the slot to fill.
+    fn lookup(&self, id: &GameId) -> Result<GameHandle, Slot> {
+        let mut games = self.games();
+        let slot = games.entry(id.clone()).or_default();
+        match slot.get() {
+            Some(handle) if !handle.tx.is_closed() => Ok(handle.clone()),
+            Some(_) => {
+                *slot = Slot::default();
+                Err(slot.clone())
+            }
+            None => Err(slot.clone()),
+        }
+    }
+
+    async fn load(&self, id: &GameId) -> Result<GameHandle, AppError> {
+        let stored = match self.inner.store.load_game(id).await {
             Err(StoreError::NotFound) => return Err(AppError::GameNotFound),
             other => other?,
         };
-        let handle = task::spawn(self.clone(), stored)?;
-        games.insert(id, handle.clone());
-        Ok(handle)
+        task::spawn(self.clone(), stored)
+    }
+
+    /// Removes `slot` from the map if it is still the one for `id`.
+    fn forget(&self, id: &GameId, slot: &Slot) {
+        let mut games = self.games();
+        if games.get(id).is_some_and(|s| Arc::ptr_eq(s, slot)) {
+            games.remove(id);
+        }
+    }
+
+    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<GameId, Slot>> {
+        self.inner
+            .games
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// How many games are in memory.
+    pub fn live_games(&self) -> usize {
+        self.games().len()
+    }
+
+    /// Completes when every game task has stopped, after shutdown.
+    pub fn stopped(&self) -> impl Future<Output = ()> + Send + 'static {
+        let tasks = self.inner.tasks.clone();
+        tasks.close();
+        async move { tasks.wait().await }
     }
 
     /// Forgets `id` if its task may stop: nobody but the hub watches it and
     /// no command is waiting. Called by the task itself.
-    async fn unload(
+    fn unload(
         &self,
         id: &GameId,
         watchers: &watch::Sender<Arc<Snapshot>>,
         rx: &mpsc::Receiver<Command>,
     ) -> bool {
-        let mut games = self.inner.games.lock().await;
+        let mut games = self.games();
         if watchers.receiver_count() > 1 || !rx.is_empty() {
             return false;
         }
-        games.remove(id);
+        let ours = games
+            .get(id)
+            .and_then(|slot| slot.get())
+            .is_some_and(|h| h.state.same_channel(&watchers.subscribe()));
+        if ours {
+            games.remove(id);
+        }
         true
     }
 }

@@ -65,7 +65,8 @@ pub(super) fn spawn(hub: Hub, stored: StoredGame) -> Result<GameHandle, AppError
         tx,
         state: task.state.subscribe(),
     };
-    tokio::spawn(task.run(rx));
+    let tracker = task.hub.inner.tasks.clone();
+    tracker.spawn(task.run(rx));
     Ok(handle)
 }
 
@@ -102,7 +103,7 @@ impl GameTask {
                     self.publish();
                 }
                 () = sleep(idle) => {
-                    if self.hub.unload(&self.row.id, &self.state, &rx).await {
+                    if self.hub.unload(&self.row.id, &self.state, &rx) {
                         tracing::debug!(game = %self.row.id, "game unloaded");
                         break;
                     }

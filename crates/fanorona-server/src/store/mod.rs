@@ -94,6 +94,11 @@ pub trait Store: Send + Sync + 'static {
         action: &Action,
         next: &GameRow,
     ) -> Result<(), StoreError>;
+
+    /// Deletes every game created before `created_before` (seconds since
+    /// the Unix epoch) whose second seat was never taken; returns how many.
+    /// Games that both players joined, finished or not, are never deleted.
+    async fn delete_expired_invitations(&self, created_before: i64) -> Result<u64, StoreError>;
 }
 
 /// Opens the store named by `url`: `sqlite://path` (created and migrated

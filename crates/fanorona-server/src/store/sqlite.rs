@@ -234,4 +234,17 @@ impl Store for SqliteStore {
         tx.commit().await?;
         Ok(())
     }
+
+    async fn delete_expired_invitations(&self, created_before: i64) -> Result<u64, StoreError> {
+        let done = sqlx::query(DELETE_EXPIRED)
+            .bind(created_before)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
 }
+
+/// An invitation nobody accepted: a free seat, and so no action either.
+const DELETE_EXPIRED: &str = "DELETE FROM games WHERE created_at < $1 \
+     AND (white_seat IS NULL OR black_seat IS NULL) \
+     AND NOT EXISTS (SELECT 1 FROM actions WHERE actions.game_id = games.id)";

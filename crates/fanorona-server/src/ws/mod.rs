@@ -124,7 +124,7 @@ async fn serve_socket(
         let out = tokio::select! {
             changed = states.changed() => match changed {
                 Ok(()) => Message::Text(states.borrow_and_update().json.clone()),
-                Err(_) => going_away(),
+                Err(_) => restarting(),
             },
             incoming = socket.recv() => match incoming {
                 Some(Ok(message)) => match handle_message(message, role, handle).await {
@@ -134,7 +134,7 @@ async fn serve_socket(
                 },
                 _ => return,
             },
-            () = shutdown.cancelled() => going_away(),
+            () = shutdown.cancelled() => restarting(),
         };
         let last = matches!(out, Message::Close(_));
         if socket.send(out).await.is_err() || last {
@@ -143,10 +143,15 @@ async fn serve_socket(
     }
 }
 
-fn going_away() -> Message {
+/// The close code sent when the server stops: 1012, "service restart".
+pub const CLOSE_RESTARTING: u16 = 1012;
+
+/// The close sent to every socket when the server stops or the game's task
+/// ends: the client should reconnect after a moment.
+fn restarting() -> Message {
     Message::Close(Some(CloseFrame {
-        code: axum::extract::ws::close_code::AWAY,
-        reason: Utf8Bytes::from_static("server shutting down"),
+        code: CLOSE_RESTARTING,
+        reason: Utf8Bytes::from_static("server restarting"),
     }))
 }
 

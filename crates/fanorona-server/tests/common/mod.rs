@@ -4,6 +4,8 @@
 
 #![allow(dead_code, unreachable_pub, clippy::unwrap_used)]
 
+pub mod doubles;
+
 use std::{net::SocketAddr, sync::Arc, time::Duration};
 
 use fanorona_server::{serve, store, AppState, Config};
