@@ -153,6 +153,18 @@ export const en = Object.freeze({
   'game.notFound.h': 'This game cannot be found',
   'game.notFound.p': 'The link may be mistyped, or the game has expired.',
   'game.newGame': 'Start a new game',
+
+  // Pages for links that lead nowhere
+  'missing.doctitle': 'Not found · Fanorona',
+  'missing.h': 'Not found',
+  'missing.p': 'There is no game or page at this address. Check the link, or start a new game.',
+  'expired.doctitle': 'This invitation has expired · Fanorona',
+  'expired.h': 'This invitation has expired',
+  'expired.p': 'Nobody joined this game within 30 days, so its links no longer work. Start a new game and send the new link.',
+  'failed.doctitle': 'Something went wrong · Fanorona',
+  'failed.h': 'Something went wrong',
+  'failed.p': 'The game could not be opened just now. Try again in a moment.',
+
   'game.howToPlay': 'How to play',
   'game.stones': '{white} white, {black} black',
 

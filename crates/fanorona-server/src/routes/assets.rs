@@ -34,7 +34,7 @@ pub fn respond<E: RustEmbed>(path: &str, headers: &HeaderMap) -> Response {
             .flatten()
     });
     let Some(file) = file else {
-        return (StatusCode::NOT_FOUND, "not found").into_response();
+        return page_with_status::<E>("not-found.html", StatusCode::NOT_FOUND);
     };
     let hash = file.metadata.sha256_hash();
     let etag = format!(
@@ -56,6 +56,25 @@ pub fn respond<E: RustEmbed>(path: &str, headers: &HeaderMap) -> Response {
     }
     out.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     response
+}
+
+/// Serves the page `name` with `status` and no caching: the pages that
+/// explain a link that leads nowhere. Falls back to a line of text when the
+/// page is not embedded.
+pub(super) fn page_with_status<E: RustEmbed>(name: &str, status: StatusCode) -> Response {
+    let Some(file) = E::get(name) else {
+        return (status, status.canonical_reason().unwrap_or("error")).into_response();
+    };
+    let mime = file.metadata.mimetype().to_owned();
+    (
+        status,
+        [
+            (header::CONTENT_TYPE, mime),
+            (header::CACHE_CONTROL, String::from("no-store")),
+        ],
+        file.data,
+    )
+        .into_response()
 }
 
 fn matches_etag(headers: &HeaderMap, etag: &str) -> bool {

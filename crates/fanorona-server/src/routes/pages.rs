@@ -4,7 +4,7 @@
 use axum::{
     extract::{Path, Query, State},
     http::{HeaderMap, StatusCode},
-    response::{Html, IntoResponse, Redirect, Response},
+    response::{IntoResponse, Redirect, Response},
 };
 use axum_extra::extract::CookieJar;
 use serde::Deserialize;
@@ -112,30 +112,10 @@ async fn carry_rematch_seat(
 
 /// A small page that explains an error in words, with a way on.
 fn message_page(error: &AppError) -> Response {
-    let (title, text) = match error {
-        AppError::GameNotFound => (
-            "Game not found",
-            "There is no game at this address. Check the link, or start a new game.",
-        ),
-        AppError::InvitationExpired => (
-            "This invitation has expired",
-            "Nobody joined this game within 30 days. Start a new game and send the new link.",
-        ),
-        _ => (
-            "Something went wrong",
-            "The game could not be opened. Try again in a moment.",
-        ),
+    let (page, status) = match error {
+        AppError::GameNotFound => ("not-found.html", StatusCode::NOT_FOUND),
+        AppError::InvitationExpired => ("expired.html", StatusCode::GONE),
+        e => ("error.html", e.status()),
     };
-    let status = match error {
-        AppError::InvitationExpired => StatusCode::GONE,
-        e => e.status(),
-    };
-    let body = format!(
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>{title} · Fanorona</title></head>\
-         <body><main><h1>{title}</h1><p>{text}</p>\
-         <p><a href=\"/\">Start a new game</a></p></main></body></html>\n"
-    );
-    (status, Html(body)).into_response()
+    assets::page_with_status::<assets::Web>(page, status)
 }
