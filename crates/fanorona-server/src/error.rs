@@ -47,6 +47,19 @@ pub enum AppError {
     /// The server is shutting down or the game's task has stopped.
     #[error("the server is busy or shutting down, try again")]
     Unavailable,
+    /// Storing the change failed (disk full, database locked or busy):
+    /// nothing changed, the sender may try again.
+    #[error("not saved, try again: the server could not store this")]
+    NotSaved,
+    /// Too many requests from this address or socket.
+    #[error("too many requests: slow down and try again in a moment")]
+    RateLimited,
+    /// Too many connections to this game from this address.
+    #[error("too many connections to this game")]
+    TooManyConnections,
+    /// The request body is larger than the server accepts.
+    #[error("the request is too large")]
+    TooLarge,
     /// Storage failed.
     #[error("internal error")]
     Store(#[from] StoreError),
@@ -69,6 +82,10 @@ impl AppError {
             AppError::CustomStartDisabled => "custom_start_disabled",
             AppError::BadPosition(_) => "bad_position",
             AppError::Unavailable => "unavailable",
+            AppError::NotSaved => "not_saved",
+            AppError::RateLimited => "rate_limited",
+            AppError::TooManyConnections => "too_many_connections",
+            AppError::TooLarge => "too_large",
             AppError::Store(_) | AppError::Random(_) => "internal",
         }
     }
@@ -87,14 +104,22 @@ impl AppError {
             | AppError::WrongSecret
             | AppError::CustomStartDisabled => StatusCode::FORBIDDEN,
             AppError::BadPosition(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            AppError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Unavailable | AppError::NotSaved => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::RateLimited | AppError::TooManyConnections => StatusCode::TOO_MANY_REQUESTS,
+            AppError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::Store(_) | AppError::Random(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
+    /// A failed write, logged here, becomes [`AppError::NotSaved`].
+    pub fn not_saved(error: StoreError) -> AppError {
+        tracing::warn!(%error, "write failed");
+        AppError::NotSaved
+    }
+
     /// The error message as sent: `{"type":"error","code":..,"message":..}`.
     pub fn to_json(&self) -> String {
-        if self.status().is_server_error() {
+        if self.status() == StatusCode::INTERNAL_SERVER_ERROR {
             tracing::error!(error = ?self, "request failed");
         }
         ServerMsg::Error {
@@ -108,6 +133,7 @@ impl AppError {
 impl From<JsonRejection> for AppError {
     fn from(rejection: JsonRejection) -> AppError {
         match rejection {
+            r if r.status() == StatusCode::PAYLOAD_TOO_LARGE => AppError::TooLarge,
             JsonRejection::JsonDataError(e) => AppError::Protocol(ProtocolError::BadMessage {
                 kind: "request".into(),
                 detail: e.body_text(),

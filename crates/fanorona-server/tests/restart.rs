@@ -4,14 +4,10 @@
 
 mod common;
 
-use std::{process::Stdio, sync::Arc};
+use std::sync::Arc;
 
-use common::{start_in, TestServer, WAIT};
+use common::{process::spawn_binary, start_in, TestServer};
 use serde_json::{json, Value};
-use tokio::{
-    io::{AsyncBufReadExt, BufReader},
-    process::{Child, Command},
-};
 
 /// The fields that must survive a restart (presence and version do not).
 fn durable(state: &Value) -> Value {
@@ -79,42 +75,11 @@ async fn a_restarted_server_continues_every_game() {
     assert_eq!(state["result"]["reason"], "agreement");
 }
 
-/// Starts the real binary on port 0; returns it and its address.
-async fn spawn_binary(database: &str) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fanorona-server"))
-        .args([
-            "--listen",
-            "127.0.0.1:0",
-            "--database",
-            database,
-            "--log",
-            "info",
-        ])
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let address = tokio::time::timeout(WAIT, async {
-        while let Some(line) = lines.next_line().await.unwrap() {
-            if let Some(rest) = line.split("listening on http://").nth(1) {
-                return rest.split_whitespace().next().unwrap().to_owned();
-            }
-        }
-        panic!("the server exited before listening");
-    })
-    .await
-    .expect("the server starts in time");
-    (child, address)
-}
-
 #[tokio::test]
 async fn a_killed_process_loses_no_acknowledged_action() {
     let dir = tempfile::tempdir().unwrap();
     let database = common::database_url(&dir);
-    let (mut child, address) = spawn_binary(&database).await;
+    let (mut child, address) = spawn_binary(&database, &[]).await;
     let server = TestServer::remote(&address);
     let games = play_some(&server).await;
     let mut before = Vec::new();
@@ -123,7 +88,7 @@ async fn a_killed_process_loses_no_acknowledged_action() {
     }
     child.kill().await.unwrap();
 
-    let (_child, address) = spawn_binary(&database).await;
+    let (_child, address) = spawn_binary(&database, &[]).await;
     let server = TestServer::remote(&address);
     for ((id, ..), before) in games.iter().zip(&before) {
         assert_eq!(&durable(&server.state(id).await), before, "game {id}");

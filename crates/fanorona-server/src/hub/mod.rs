@@ -266,7 +266,8 @@ impl Hub {
             rematch_of: None,
             next_game: None,
         };
-        self.inner.store.create_game(&row).await?;
+        let stored = self.inner.store.create_game(&row).await;
+        stored.map_err(AppError::not_saved)?;
         tracing::info!(game = %row.id, "game created");
         Ok(Created {
             id: row.id,
@@ -368,6 +369,11 @@ impl Hub {
         async move { tasks.wait().await }
     }
 
+    /// Forgets `id` whatever watches it: its task is stopping.
+    fn forget_task(&self, id: &GameId, watchers: &watch::Sender<Arc<Snapshot>>) {
+        remove_task(&mut self.games(), id, watchers);
+    }
+
     /// Forgets `id` if its task may stop: nobody but the hub watches it and
     /// no command is waiting. Called by the task itself.
     fn unload(
@@ -380,13 +386,22 @@ impl Hub {
         if watchers.receiver_count() > 1 || !rx.is_empty() {
             return false;
         }
-        let ours = games
-            .get(id)
-            .and_then(|slot| slot.get())
-            .is_some_and(|h| h.state.same_channel(&watchers.subscribe()));
-        if ours {
-            games.remove(id);
-        }
+        remove_task(&mut games, id, watchers);
         true
+    }
+}
+
+/// Removes the slot of `id` if it holds the task publishing on `watchers`.
+fn remove_task(
+    games: &mut HashMap<GameId, Slot>,
+    id: &GameId,
+    watchers: &watch::Sender<Arc<Snapshot>>,
+) {
+    let ours = games
+        .get(id)
+        .and_then(|slot| slot.get())
+        .is_some_and(|h| h.state.same_channel(&watchers.subscribe()));
+    if ours {
+        games.remove(id);
     }
 }

@@ -35,6 +35,8 @@ struct GameTask {
     presence: ByColor<Presence>,
     version: u64,
     shown_abandoned: bool,
+    /// Memory may differ from the store: the task must stop.
+    stale: bool,
     state: watch::Sender<Arc<Snapshot>>,
 }
 
@@ -54,6 +56,7 @@ pub(super) fn spawn(hub: Hub, stored: StoredGame) -> Result<GameHandle, AppError
         }),
         version,
         shown_abandoned: false,
+        stale: false,
         state: watch::Sender::new(Arc::new(Snapshot {
             json: Utf8Bytes::from_static("{}"),
             open_since: None,
@@ -109,6 +112,10 @@ impl GameTask {
                     }
                 }
                 () = shutdown.cancelled() => break,
+            }
+            if self.stale {
+                self.hub.forget_task(&self.row.id, &self.state);
+                break;
             }
         }
     }
@@ -207,22 +214,57 @@ impl GameTask {
         let action = Action { by, intent };
         let mut next = self.game.clone();
         next.apply(action)?;
-        let store = &self.hub.inner.store;
-        if self.game.completes_rematch(action) {
-            let row = self.rematch_row()?;
-            store
-                .append_rematch(&self.row.id, self.game.seq, &action, &row)
-                .await?;
-            tracing::info!(game = %self.row.id, next = %row.id, "rematch started");
-            next.next_game = Some(row.id.clone());
-            self.row.next_game = Some(row.id);
-        } else {
-            store
-                .append_action(&self.row.id, self.game.seq, &action)
-                .await?;
+        if let Err(error) = self.write(action, &mut next).await {
+            self.resync().await;
+            return Err(AppError::not_saved(error));
         }
         self.game = next;
         Ok(self.publish())
+    }
+
+    /// Stores `action`, which `next` already includes; a rematch also
+    /// creates the new game, in the same transaction.
+    async fn write(&mut self, action: Action, next: &mut Game) -> Result<(), StoreError> {
+        let store = &self.hub.inner.store;
+        if !self.game.completes_rematch(action) {
+            return store
+                .append_action(&self.row.id, self.game.seq, &action)
+                .await;
+        }
+        let row = self
+            .rematch_row()
+            .map_err(|e| StoreError::Other(e.into()))?;
+        store
+            .append_rematch(&self.row.id, self.game.seq, &action, &row)
+            .await?;
+        tracing::info!(game = %self.row.id, next = %row.id, "rematch started");
+        next.next_game = Some(row.id.clone());
+        self.row.next_game = Some(row.id);
+        Ok(())
+    }
+
+    /// After a failed write, makes memory equal to the store again (a write
+    /// reported as failed may still have been committed). When the store
+    /// cannot be read either, the task stops, so the next visitor reloads.
+    async fn resync(&mut self) {
+        let loaded = self.hub.inner.store.load_game(&self.row.id).await;
+        match loaded
+            .map_err(AppError::from)
+            .and_then(|s| Ok((replay(&s)?, s.row)))
+        {
+            Ok((game, row)) => {
+                let changed = game.seq != self.game.seq || row != self.row;
+                self.game = game;
+                self.row = row;
+                if changed {
+                    self.publish();
+                }
+            }
+            Err(error) => {
+                tracing::warn!(game = %self.row.id, %error, "cannot reload after a failed write");
+                self.stale = true;
+            }
+        }
     }
 
     fn rematch_row(&self) -> Result<GameRow, AppError> {
@@ -266,11 +308,11 @@ impl GameTask {
         }
         let secret = Secret::random()?;
         let hash = secret.hash();
-        self.hub
-            .inner
-            .store
-            .claim_seat(&self.row.id, color, &hash)
-            .await?;
+        let claimed = self.hub.inner.store.claim_seat(&self.row.id, color, &hash);
+        if let Err(error) = claimed.await {
+            self.resync().await;
+            return Err(AppError::not_saved(error));
+        }
         *self.row.seats.get_mut(color) = Some(hash);
         tracing::info!(game = %self.row.id, "seat taken");
         self.publish();

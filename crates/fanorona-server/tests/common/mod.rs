@@ -5,6 +5,7 @@
 #![allow(dead_code, unreachable_pub, clippy::unwrap_used)]
 
 pub mod doubles;
+pub mod process;
 
 use std::{net::SocketAddr, sync::Arc, time::Duration};
 
@@ -53,6 +54,17 @@ pub async fn start() -> TestServer {
 /// the default test configuration (custom starts allowed, a 10 ms
 /// abandonment delay).
 pub async fn start_in(dir: Arc<TempDir>, configure: impl FnOnce(&mut Config)) -> TestServer {
+    let store = store::open(&database_url(&dir)).await.unwrap();
+    start_with_store(dir, store, configure).await
+}
+
+/// Starts a server over `store` (whose files are in `dir`), after
+/// `configure` has changed the default test configuration.
+pub async fn start_with_store(
+    dir: Arc<TempDir>,
+    store: Arc<dyn store::Store>,
+    configure: impl FnOnce(&mut Config),
+) -> TestServer {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::new("warn"))
         .with_test_writer()
@@ -63,7 +75,6 @@ pub async fn start_in(dir: Arc<TempDir>, configure: impl FnOnce(&mut Config)) ->
     config.allow_custom_start = true;
     config.abandon_after = Duration::from_millis(10);
     configure(&mut config);
-    let store = store::open(&config.database).await.unwrap();
     let state = AppState::new(config, store);
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(serve(listener, state, async {
@@ -320,6 +331,11 @@ impl Ws {
                 return value;
             }
         }
+    }
+
+    /// The underlying stream, to read frames other than text.
+    pub fn into_inner(self) -> WebSocketStream<MaybeTlsStream<tokio::net::TcpStream>> {
+        self.stream
     }
 
     /// Closes the socket and waits for the server's close.
