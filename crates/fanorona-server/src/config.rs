@@ -42,6 +42,38 @@ pub struct Config {
     #[arg(long, env = "FANORONA_IDLE_UNLOAD", default_value = "10m", value_parser = humantime::parse_duration)]
     pub idle_unload: Duration,
 
+    /// The request header that holds the client's address, set by a
+    /// reverse proxy you run (like `x-forwarded-for` or `x-real-ip`). Off
+    /// by default: without a proxy, clients could forge it.
+    #[arg(long, env = "FANORONA_TRUSTED_PROXY_HEADER")]
+    pub trusted_proxy_header: Option<String>,
+
+    /// Games one client address may create per minute.
+    #[arg(long, env = "FANORONA_CREATE_PER_MINUTE", default_value_t = 5)]
+    pub create_per_minute: u32,
+
+    /// Intents per second one socket (or, over HTTP, one address) may send;
+    /// bursts of twice as many are allowed.
+    #[arg(long, env = "FANORONA_INTENTS_PER_SECOND", default_value_t = 10)]
+    pub intents_per_second: u32,
+
+    /// WebSockets one client address may hold open on one game.
+    #[arg(long, env = "FANORONA_SOCKETS_PER_GAME", default_value_t = 8)]
+    pub sockets_per_game: u32,
+
+    /// How often the server pings each WebSocket.
+    #[arg(long, env = "FANORONA_PING_EVERY", default_value = "30s", value_parser = humantime::parse_duration)]
+    pub ping_every: Duration,
+
+    /// A WebSocket from which nothing (not even a pong) arrives for this
+    /// long is closed.
+    #[arg(long, env = "FANORONA_SOCKET_IDLE", default_value = "75s", value_parser = humantime::parse_duration)]
+    pub socket_idle: Duration,
+
+    /// How often expired invitations are deleted.
+    #[arg(long, env = "FANORONA_SWEEP_EVERY", default_value = "1h", value_parser = humantime::parse_duration)]
+    pub sweep_every: Duration,
+
     /// Lets `POST /api/games` start from any position text (`position`
     /// field). For tests and analysis only: never enable it in production.
     #[arg(long, env = "FANORONA_ALLOW_CUSTOM_START")]
@@ -82,6 +114,13 @@ impl fmt::Debug for Config {
             .field("invite_ttl", &self.invite_ttl)
             .field("idle_unload", &self.idle_unload)
             .field("allow_custom_start", &self.allow_custom_start)
+            .field("trusted_proxy_header", &self.trusted_proxy_header)
+            .field("create_per_minute", &self.create_per_minute)
+            .field("intents_per_second", &self.intents_per_second)
+            .field("sockets_per_game", &self.sockets_per_game)
+            .field("ping_every", &self.ping_every)
+            .field("socket_idle", &self.socket_idle)
+            .field("sweep_every", &self.sweep_every)
             .finish()
     }
 }
@@ -98,6 +137,8 @@ mod tests {
         assert_eq!(config.invite_ttl, Duration::from_secs(30 * 86400));
         assert_eq!(config.origin(), "http://127.0.0.1:8080");
         assert!(!config.allow_custom_start);
+        assert_eq!(config.trusted_proxy_header, None);
+        assert_eq!(config.create_per_minute, 5);
     }
 
     #[test]

@@ -8,16 +8,18 @@ pub mod error;
 pub mod game;
 pub mod hub;
 pub mod ids;
+pub mod limits;
 pub mod routes;
 pub mod seat;
 pub mod state;
 pub mod store;
 pub mod ws;
 
-use std::future::Future;
+use std::{future::Future, net::SocketAddr};
 
 use axum::Router;
 use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
 
 pub use crate::{config::Config, error::AppError, state::AppState};
 
@@ -41,7 +43,9 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let token = state.hub.shutdown_token();
     let hub = state.hub.clone();
-    let served = axum::serve(listener, app(state))
+    tokio::spawn(sweep_every(state.clone(), token.clone()));
+    let app = app(state).into_make_service_with_connect_info::<SocketAddr>();
+    let served = axum::serve(listener, app)
         .with_graceful_shutdown(async move {
             shutdown.await;
             token.cancel();
@@ -49,4 +53,20 @@ pub async fn serve(
         .await;
     hub.stopped().await;
     served
+}
+
+/// Runs [`AppState::sweep`] every `--sweep-every` until shutdown.
+async fn sweep_every(state: AppState, shutdown: CancellationToken) {
+    let period = state.config.sweep_every;
+    let mut every = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+    loop {
+        tokio::select! {
+            _ = every.tick() => match state.sweep().await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(deleted = n, "expired invitations deleted"),
+                Err(error) => tracing::warn!(%error, "sweep failed"),
+            },
+            () = shutdown.cancelled() => return,
+        }
+    }
 }

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use axum::extract::FromRef;
 
-use crate::{config::Config, hub::Hub, store::Store};
+use crate::{clock, config::Config, hub::Hub, limits::Limits, store::Store};
 
 /// The shared state of the server: its configuration and the game hub
 /// (which owns the store).
@@ -14,6 +14,8 @@ pub struct AppState {
     pub config: Arc<Config>,
     /// Every live game.
     pub hub: Hub,
+    /// Rate limits per client address.
+    pub limits: Arc<Limits>,
 }
 
 impl AppState {
@@ -22,8 +24,23 @@ impl AppState {
         let config = Arc::new(config);
         AppState {
             hub: Hub::new(store, config.clone()),
+            limits: Arc::new(Limits::new(&config)),
             config,
         }
+    }
+
+    /// Deletes the invitations nobody accepted within the invitation
+    /// lifetime (and only those), and forgets idle rate-limit entries.
+    /// Returns how many games were deleted.
+    ///
+    /// # Errors
+    ///
+    /// The store's error.
+    pub async fn sweep(&self) -> Result<u64, crate::store::StoreError> {
+        self.limits.sweep();
+        let ttl = i64::try_from(self.config.invite_ttl.as_secs()).unwrap_or(i64::MAX);
+        let cutoff = clock::unix_seconds().saturating_sub(ttl);
+        self.hub.store().delete_expired_invitations(cutoff).await
     }
 }
 

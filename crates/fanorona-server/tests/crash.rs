@@ -18,7 +18,7 @@ mod player;
 use std::time::Duration;
 
 use common::{
-    process::{spawn_binary, terminate},
+    process::{spawn_binary, terminate, NO_RATE_LIMITS},
     TestServer,
 };
 use fanorona::{Position, Setup};
@@ -57,7 +57,7 @@ async fn killed_servers_lose_no_acknowledged_action() {
     let dir = tempfile::tempdir().unwrap();
     let database = common::database_url(&dir);
 
-    let (mut child, addr) = spawn_binary(&database, &[]).await;
+    let (mut child, addr) = spawn_binary(&database, &NO_RATE_LIMITS).await;
     let (server_tx, server) = watch::channel((0, addr));
     let (acks, mut acked) = watch::channel(0u64);
     let (done_tx, done) = watch::channel(false);
@@ -77,7 +77,7 @@ async fn killed_servers_lose_no_acknowledged_action() {
         }
         child.start_kill().unwrap();
         child.wait().await.unwrap();
-        let (next, addr) = spawn_binary(&database, &[]).await;
+        let (next, addr) = spawn_binary(&database, &NO_RATE_LIMITS).await;
         child = next;
         server_tx.send_replace((generation, addr));
     }
@@ -136,7 +136,7 @@ async fn check_store(database: &str, records: &[Record]) -> Tally {
 /// A fresh server continues every unfinished game: the player to move can
 /// play one of the listed steps.
 async fn check_playable(database: &str, records: &[Record]) {
-    let (mut child, addr) = spawn_binary(database, &[]).await;
+    let (mut child, addr) = spawn_binary(database, &NO_RATE_LIMITS).await;
     let server = TestServer::remote(&addr);
     for record in records.iter().filter(|r| !r.finished) {
         let state = server.state(&record.id).await;

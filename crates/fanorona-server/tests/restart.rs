@@ -6,7 +6,10 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{process::spawn_binary, start_in, TestServer};
+use common::{
+    process::{spawn_binary, NO_RATE_LIMITS},
+    start_in, TestServer,
+};
 use serde_json::{json, Value};
 
 /// The fields that must survive a restart (presence and version do not).
@@ -79,7 +82,7 @@ async fn a_restarted_server_continues_every_game() {
 async fn a_killed_process_loses_no_acknowledged_action() {
     let dir = tempfile::tempdir().unwrap();
     let database = common::database_url(&dir);
-    let (mut child, address) = spawn_binary(&database, &[]).await;
+    let (mut child, address) = spawn_binary(&database, &NO_RATE_LIMITS).await;
     let server = TestServer::remote(&address);
     let games = play_some(&server).await;
     let mut before = Vec::new();
@@ -88,7 +91,7 @@ async fn a_killed_process_loses_no_acknowledged_action() {
     }
     child.kill().await.unwrap();
 
-    let (_child, address) = spawn_binary(&database, &[]).await;
+    let (_child, address) = spawn_binary(&database, &NO_RATE_LIMITS).await;
     let server = TestServer::remote(&address);
     for ((id, ..), before) in games.iter().zip(&before) {
         assert_eq!(&durable(&server.state(id).await), before, "game {id}");

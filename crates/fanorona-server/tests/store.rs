@@ -109,3 +109,48 @@ async fn an_unknown_database_scheme_is_a_clear_error() {
     assert!(matches!(error, StoreError::UnknownScheme(ref s) if s == "mysql"));
     assert!(error.to_string().contains("sqlite://"));
 }
+
+#[tokio::test]
+async fn the_sweep_deletes_only_invitations_nobody_accepted_in_30_days() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("store.db").display());
+    let store = store::open(&url).await.unwrap();
+    let now = fanorona_server::clock::unix_seconds();
+    let day = 86_400;
+    let mut games = Vec::new();
+    // (age in days, joined, finished, kept)
+    for (age, joined, finished, kept) in [
+        (31, false, false, false),
+        (29, false, false, true),
+        (400, true, false, true),
+        (400, true, true, true),
+    ] {
+        let (id, white) = (GameId::random().unwrap(), Secret::random().unwrap());
+        let mut game = row(&id, &white);
+        game.created_at = now - age * day;
+        store.create_game(&game).await.unwrap();
+        if joined {
+            let black = Secret::random().unwrap().hash();
+            store.claim_seat(&id, Color::Black, &black).await.unwrap();
+        }
+        if finished {
+            let resign = Action {
+                by: Color::White,
+                intent: Intent::Resign,
+            };
+            store.append_action(&id, 0, &resign).await.unwrap();
+        }
+        games.push((id, kept));
+    }
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+    let state = fanorona_server::AppState::new(
+        fanorona_server::Config::with_defaults(addr, &url),
+        store.clone(),
+    );
+    assert_eq!(state.sweep().await.unwrap(), 1);
+    for (id, kept) in games {
+        let found = store.load_game(&id).await;
+        assert_eq!(found.is_ok(), kept, "{id}");
+    }
+    assert_eq!(state.sweep().await.unwrap(), 0, "nothing more to delete");
+}

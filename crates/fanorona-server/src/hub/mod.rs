@@ -8,6 +8,7 @@ mod task;
 use std::{
     collections::HashMap,
     future::Future,
+    net::IpAddr,
     sync::{Arc, Mutex, PoisonError},
 };
 
@@ -87,8 +88,8 @@ type Reply<T> = oneshot::Sender<Result<T, AppError>>;
 /// The commands a game's task handles, one at a time.
 #[derive(Debug)]
 enum Command {
-    Connect(Option<Secret>, oneshot::Sender<Role>),
-    Disconnect(Role),
+    Connect(Option<Secret>, IpAddr, Reply<Role>),
+    Disconnect(Role, IpAddr),
     Identify(Secret, oneshot::Sender<Option<Color>>),
     Act(Sender, Intent, Reply<Utf8Bytes>),
     Join {
@@ -138,18 +139,27 @@ impl GameHandle {
         rx.await.map_err(|_| AppError::Unavailable)
     }
 
-    /// Registers a connection; a seat's holder is counted as present.
+    /// Registers a connection from `client`; a seat's holder is counted as
+    /// present until the returned [`Connection`] is dropped.
     ///
     /// # Errors
     ///
+    /// [`AppError::TooManyConnections`] when `client` already holds the
+    /// configured number of sockets on this game;
     /// [`AppError::Unavailable`] when the game's task has stopped.
-    pub async fn connect(&self, secret: Option<Secret>) -> Result<Role, AppError> {
-        self.ask(|tx| Command::Connect(secret, tx)).await
-    }
-
-    /// Ends a connection registered by [`GameHandle::connect`].
-    pub async fn disconnect(&self, role: Role) {
-        let _ = self.tx.send(Command::Disconnect(role)).await;
+    pub async fn connect(
+        &self,
+        secret: Option<Secret>,
+        client: IpAddr,
+    ) -> Result<Connection, AppError> {
+        let role = self
+            .ask(|tx| Command::Connect(secret, client, tx))
+            .await??;
+        Ok(Connection {
+            handle: self.clone(),
+            role,
+            client,
+        })
     }
 
     /// The seat `secret` holds, if any.
@@ -187,6 +197,28 @@ impl GameHandle {
 
 /// A game's place in the hub: filled once, by whoever loads it first.
 type Slot = Arc<OnceCell<GameHandle>>;
+
+/// An open connection to a game; dropping it tells the game it is gone.
+#[derive(Debug)]
+pub struct Connection {
+    /// The game.
+    pub handle: GameHandle,
+    /// Who the connection is.
+    pub role: Role,
+    client: IpAddr,
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        let command = Command::Disconnect(self.role, self.client);
+        if let Err(mpsc::error::TrySendError::Full(command)) = self.handle.tx.try_send(command) {
+            let tx = self.handle.tx.clone();
+            if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+                runtime.spawn(async move { tx.send(command).await });
+            }
+        }
+    }
+}
 
 struct HubInner {
     store: Arc<dyn Store>,
@@ -226,6 +258,11 @@ impl Hub {
     /// Cancelled when the server shuts down: game tasks and sockets stop.
     pub fn shutdown_token(&self) -> CancellationToken {
         self.inner.shutdown.clone()
+    }
+
+    /// The store games are kept in.
+    pub fn store(&self) -> &dyn Store {
+        self.inner.store.as_ref()
     }
 
     /// The server's configuration.

@@ -1,6 +1,6 @@
 //! The task that owns one live game.
 
-use std::{sync::Arc, time::Duration};
+use std::{collections::HashMap, net::IpAddr, sync::Arc, time::Duration};
 
 use axum::extract::ws::Utf8Bytes;
 use fanorona::{ByColor, Color, Position, Setup};
@@ -35,6 +35,8 @@ struct GameTask {
     presence: ByColor<Presence>,
     version: u64,
     shown_abandoned: bool,
+    /// Open sockets per client address.
+    sockets: HashMap<IpAddr, u32>,
     /// Memory may differ from the store: the task must stop.
     stale: bool,
     state: watch::Sender<Arc<Snapshot>>,
@@ -56,6 +58,7 @@ pub(super) fn spawn(hub: Hub, stored: StoredGame) -> Result<GameHandle, AppError
         }),
         version,
         shown_abandoned: false,
+        sockets: HashMap::new(),
         stale: false,
         state: watch::Sender::new(Arc::new(Snapshot {
             json: Utf8Bytes::from_static("{}"),
@@ -122,18 +125,10 @@ impl GameTask {
 
     async fn handle(&mut self, command: Command) {
         match command {
-            Command::Connect(secret, reply) => {
-                let role = match secret.and_then(|s| self.seat_of(&s)) {
-                    Some(color) => Role::Player(color),
-                    None => Role::Spectator,
-                };
-                if let Role::Player(color) = role {
-                    self.presence.get_mut(color).connections += 1;
-                    self.publish();
-                }
-                let _ = reply.send(role);
+            Command::Connect(secret, client, reply) => {
+                let _ = reply.send(self.connect(secret, client));
             }
-            Command::Disconnect(role) => self.disconnect(role),
+            Command::Disconnect(role, client) => self.disconnect(role, client),
             Command::Identify(secret, reply) => {
                 let _ = reply.send(self.seat_of(&secret));
             }
@@ -152,7 +147,30 @@ impl GameTask {
         }
     }
 
-    fn disconnect(&mut self, role: Role) {
+    fn connect(&mut self, secret: Option<Secret>, client: IpAddr) -> Result<Role, AppError> {
+        let count = self.sockets.entry(client).or_default();
+        if *count >= self.hub.config().sockets_per_game {
+            return Err(AppError::TooManyConnections);
+        }
+        *count += 1;
+        let role = match secret.and_then(|s| self.seat_of(&s)) {
+            Some(color) => Role::Player(color),
+            None => Role::Spectator,
+        };
+        if let Role::Player(color) = role {
+            self.presence.get_mut(color).connections += 1;
+            self.publish();
+        }
+        Ok(role)
+    }
+
+    fn disconnect(&mut self, role: Role, client: IpAddr) {
+        if let Some(count) = self.sockets.get_mut(&client) {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                self.sockets.remove(&client);
+            }
+        }
         if let Role::Player(color) = role {
             let p = self.presence.get_mut(color);
             p.connections = p.connections.saturating_sub(1);

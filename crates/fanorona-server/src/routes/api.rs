@@ -2,7 +2,7 @@
 
 use axum::{
     body::Bytes,
-    extract::{FromRequest, Path, State},
+    extract::{rejection::BytesRejection, FromRequest, Path, State},
     http::{header, HeaderMap, StatusCode},
     response::{IntoResponse, Response},
     Json,
@@ -14,6 +14,7 @@ use crate::{
     error::AppError,
     hub::{First, Hub, Joined, Sender},
     ids::{GameId, Secret},
+    limits::ClientAddr,
     seat,
     state::AppState,
     ws::protocol::{parse_intent, ProtocolError},
@@ -46,9 +47,11 @@ pub(super) struct CreatedView {
 /// Creates a game; the creator's seat cookie is set.
 pub(super) async fn create_game(
     State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
     jar: CookieJar,
     Body(req): Body<CreateGame>,
 ) -> Result<(StatusCode, CookieJar, Json<CreatedView>), AppError> {
+    state.limits.create(client)?;
     let created = state.hub.create(req.first, req.position.as_deref()).await?;
     let origin = state.config.origin();
     let view = CreatedView {
@@ -83,10 +86,12 @@ pub(super) struct JoinedView {
 pub(super) async fn join_game(
     Path(id): Path<String>,
     State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
     jar: CookieJar,
     headers: HeaderMap,
     Body(req): Body<JoinGame>,
 ) -> Result<(CookieJar, Json<JoinedView>), AppError> {
+    state.limits.intent(client)?;
     let (id, joined) = join(&state.hub, &id, &req.invite, &jar, &headers).await?;
     let origin = state.config.origin();
     let (role, secret) = match &joined {
@@ -139,11 +144,17 @@ pub(super) async fn get_state(
 /// with the new state.
 pub(super) async fn post_intent(
     Path(id): Path<String>,
-    State(hub): State<Hub>,
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
     headers: HeaderMap,
-    body: Bytes,
+    body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, AppError> {
-    let handle = hub.get(&id).await?;
+    state.limits.intent(client)?;
+    let body = body.map_err(|r| match r.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => AppError::TooLarge,
+        _ => ProtocolError::BadJson.into(),
+    })?;
+    let handle = state.hub.get(&id).await?;
     let text = std::str::from_utf8(&body).map_err(|_| ProtocolError::BadJson)?;
     let intent = parse_intent(text)?;
     let secret = seat::bearer(&headers)?;

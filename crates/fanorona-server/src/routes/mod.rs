@@ -7,6 +7,7 @@ mod pages;
 use std::time::Duration;
 
 use axum::{
+    extract::DefaultBodyLimit,
     http::{Request, StatusCode},
     routing::{get, post},
     Router,
@@ -14,7 +15,7 @@ use axum::{
 use tower_http::{timeout::TimeoutLayer, trace::TraceLayer};
 
 pub use self::assets::{respond, Web};
-use crate::{state::AppState, ws};
+use crate::{limits::MAX_BODY, state::AppState, ws};
 
 /// How long an HTTP request may take before it is answered with 408.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
@@ -30,6 +31,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/intents", post(api::post_intent))
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .fallback(assets::static_file)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIMEOUT,

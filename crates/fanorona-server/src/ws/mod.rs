@@ -10,21 +10,24 @@ pub mod protocol;
 use std::ops::ControlFlow;
 
 use axum::{
+    body::Bytes,
     extract::{
-        ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade},
+        ws::{close_code, CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade},
         Path, State,
     },
     http::HeaderMap,
     response::Response,
 };
 use axum_extra::extract::CookieJar;
-use tokio_util::sync::CancellationToken;
+use governor::DefaultDirectRateLimiter;
+use tokio::time::{sleep_until, Instant};
 
 use self::protocol::{parse_intent, Role, ServerMsg};
 use crate::{
     error::AppError,
-    hub::{GameHandle, Sender},
+    hub::{Connection, GameHandle, Sender},
     ids::{GameId, Secret},
+    limits::ClientAddr,
     seat,
     state::AppState,
 };
@@ -32,14 +35,21 @@ use crate::{
 /// The read buffer of a socket: intents are tiny.
 const READ_BUFFER: usize = 4 * 1024;
 
-/// The largest message a client may send.
-const MAX_MESSAGE: usize = 4 * 1024;
+/// The largest message a client may send; a larger one closes the socket
+/// with 1009 "message too large".
+pub const MAX_MESSAGE: usize = 4 * 1024;
 
-/// Upgrades to a WebSocket for game `id`.
+/// The largest frame the transport reads at all; past it the connection is
+/// dropped without reading further.
+const MAX_FRAME: usize = 16 * 1024;
+
+/// Upgrades to a WebSocket for game `id`. The connection is counted before
+/// the upgrade, so a client over its limit gets a plain 429.
 pub async fn upgrade(
     ws: WebSocketUpgrade,
     Path(id): Path<String>,
     State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
     jar: CookieJar,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
@@ -50,12 +60,13 @@ pub async fn upgrade(
     let link = secret
         .as_ref()
         .map(|s| seat::seat_link(&state.config.origin(), &id, s));
+    let connection = handle.connect(secret, client).await?;
     Ok(ws
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(0)
-        .max_message_size(MAX_MESSAGE)
-        .max_frame_size(MAX_MESSAGE)
-        .on_upgrade(move |socket| run(socket, state, handle, id, secret, link)))
+        .max_message_size(MAX_FRAME)
+        .max_frame_size(MAX_FRAME)
+        .on_upgrade(move |socket| run(socket, state, connection, id, link)))
 }
 
 /// The seat secret of a request: the bearer header, the game's cookie, or
@@ -90,14 +101,11 @@ fn same_origin(headers: &HeaderMap, public_url: Option<&str>) -> bool {
 async fn run(
     mut socket: WebSocket,
     state: AppState,
-    handle: GameHandle,
+    connection: Connection,
     id: GameId,
-    secret: Option<Secret>,
     link: Option<String>,
 ) {
-    let Ok(role) = handle.connect(secret).await else {
-        return;
-    };
+    let role = connection.role;
     let welcome = ServerMsg::Welcome {
         game_id: &id,
         role,
@@ -105,72 +113,96 @@ async fn run(
     }
     .to_json();
     if socket.send(Message::Text(welcome.into())).await.is_ok() {
-        serve_socket(&mut socket, role, &handle, &state.hub.shutdown_token()).await;
+        let mut this = Socket {
+            role,
+            handle: &connection.handle,
+            limiter: state.limits.socket(),
+            last_heard: Instant::now(),
+        };
+        this.serve(&mut socket, &state).await;
     }
-    handle.disconnect(role).await;
+    drop(connection);
 }
 
-/// The socket's loop: one task per socket, waiting on the client, the
-/// game's states and shutdown at once. A socket that is slow to send
-/// misses intermediate states and sends the latest.
-async fn serve_socket(
-    socket: &mut WebSocket,
+/// One socket's side of the game.
+struct Socket<'a> {
     role: Role,
-    handle: &GameHandle,
-    shutdown: &CancellationToken,
-) {
-    let mut states = handle.subscribe();
-    loop {
-        let out = tokio::select! {
-            changed = states.changed() => match changed {
-                Ok(()) => Message::Text(states.borrow_and_update().json.clone()),
-                Err(_) => restarting(),
-            },
-            incoming = socket.recv() => match incoming {
-                Some(Ok(message)) => match handle_message(message, role, handle).await {
-                    ControlFlow::Continue(Some(error)) => Message::Text(error.into()),
-                    ControlFlow::Continue(None) => continue,
-                    ControlFlow::Break(()) => return,
+    handle: &'a GameHandle,
+    limiter: DefaultDirectRateLimiter,
+    last_heard: Instant,
+}
+
+impl Socket<'_> {
+    /// The socket's loop: one task per socket, waiting on the client, the
+    /// game's states, the ping and idle timers, and shutdown at once. A
+    /// socket that is slow to send misses intermediate states and sends
+    /// the latest.
+    async fn serve(&mut self, socket: &mut WebSocket, state: &AppState) {
+        let mut states = self.handle.subscribe();
+        let shutdown = state.hub.shutdown_token();
+        let idle = state.config.socket_idle;
+        let mut ping = tokio::time::interval(state.config.ping_every);
+        ping.reset();
+        loop {
+            let out = tokio::select! {
+                changed = states.changed() => match changed {
+                    Ok(()) => Message::Text(states.borrow_and_update().json.clone()),
+                    Err(_) => close(CLOSE_RESTARTING, "server restarting"),
                 },
-                _ => return,
-            },
-            () = shutdown.cancelled() => restarting(),
-        };
-        let last = matches!(out, Message::Close(_));
-        if socket.send(out).await.is_err() || last {
-            return;
+                incoming = socket.recv() => match incoming {
+                    Some(Ok(message)) => match self.handle_message(message).await {
+                        ControlFlow::Continue(Some(reply)) => reply,
+                        ControlFlow::Continue(None) => continue,
+                        ControlFlow::Break(()) => return,
+                    },
+                    Some(Err(_)) => close(close_code::SIZE, "message too large"),
+                    None => return,
+                },
+                _ = ping.tick() => Message::Ping(Bytes::new()),
+                () = sleep_until(self.last_heard + idle) => close(close_code::AWAY, "idle timeout"),
+                () = shutdown.cancelled() => close(CLOSE_RESTARTING, "server restarting"),
+            };
+            let last = matches!(out, Message::Close(_));
+            if socket.send(out).await.is_err() || last {
+                return;
+            }
         }
+    }
+
+    /// Handles one client frame: an intent (answering with the error to
+    /// send back, if refused), or a close.
+    async fn handle_message(&mut self, message: Message) -> ControlFlow<(), Option<Message>> {
+        self.last_heard = Instant::now();
+        let text = match message {
+            Message::Text(text) => text,
+            Message::Binary(_) => Utf8Bytes::from_static(""),
+            Message::Close(_) => return ControlFlow::Break(()),
+            Message::Ping(_) | Message::Pong(_) => return ControlFlow::Continue(None),
+        };
+        if text.len() > MAX_MESSAGE {
+            return ControlFlow::Continue(Some(close(close_code::SIZE, "message too large")));
+        }
+        if self.limiter.check().is_err() {
+            return ControlFlow::Continue(Some(error(&AppError::RateLimited)));
+        }
+        let result = match parse_intent(text.as_str()) {
+            Ok(intent) => self.handle.act(Sender::Role(self.role), intent).await,
+            Err(e) => Err(e.into()),
+        };
+        ControlFlow::Continue(result.err().map(|e| error(&e)))
     }
 }
 
 /// The close code sent when the server stops: 1012, "service restart".
 pub const CLOSE_RESTARTING: u16 = 1012;
 
-/// The close sent to every socket when the server stops or the game's task
-/// ends: the client should reconnect after a moment.
-fn restarting() -> Message {
+fn close(code: u16, reason: &'static str) -> Message {
     Message::Close(Some(CloseFrame {
-        code: CLOSE_RESTARTING,
-        reason: Utf8Bytes::from_static("server restarting"),
+        code,
+        reason: Utf8Bytes::from_static(reason),
     }))
 }
 
-/// Handles one client frame: an intent (answering with the error to send
-/// back, if refused), or a close.
-async fn handle_message(
-    message: Message,
-    role: Role,
-    handle: &GameHandle,
-) -> ControlFlow<(), Option<String>> {
-    let text = match message {
-        Message::Text(text) => text,
-        Message::Binary(_) => Utf8Bytes::from_static(""),
-        Message::Close(_) => return ControlFlow::Break(()),
-        Message::Ping(_) | Message::Pong(_) => return ControlFlow::Continue(None),
-    };
-    let result = match parse_intent(text.as_str()) {
-        Ok(intent) => handle.act(Sender::Role(role), intent).await.map(|_| ()),
-        Err(e) => Err(e.into()),
-    };
-    ControlFlow::Continue(result.err().map(|error| error.to_json()))
+fn error(error: &AppError) -> Message {
+    Message::Text(error.to_json().into())
 }

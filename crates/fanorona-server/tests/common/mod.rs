@@ -52,7 +52,7 @@ pub async fn start() -> TestServer {
 
 /// Starts a server on the database in `dir`, after `configure` has changed
 /// the default test configuration (custom starts allowed, a 10 ms
-/// abandonment delay).
+/// abandonment delay, rate limits out of the way).
 pub async fn start_in(dir: Arc<TempDir>, configure: impl FnOnce(&mut Config)) -> TestServer {
     let store = store::open(&database_url(&dir)).await.unwrap();
     start_with_store(dir, store, configure).await
@@ -74,6 +74,8 @@ pub async fn start_with_store(
     let mut config = Config::with_defaults(addr, &database_url(&dir));
     config.allow_custom_start = true;
     config.abandon_after = Duration::from_millis(10);
+    config.create_per_minute = 100_000;
+    config.intents_per_second = 100_000;
     configure(&mut config);
     let state = AppState::new(config, store);
     let (stop, stopped) = oneshot::channel::<()>();
@@ -229,6 +231,17 @@ impl TestServer {
             joined["seat"].as_str().unwrap().to_owned(),
         )
     }
+}
+
+/// A state's text without what changes by itself (version, presence):
+/// what an action changes.
+pub fn durable(text: &str) -> Value {
+    let mut state: Value = serde_json::from_str(text).unwrap();
+    let object = state.as_object_mut().unwrap();
+    for volatile in ["version", "players", "abandoned"] {
+        object.remove(volatile);
+    }
+    state
 }
 
 /// The invitation token in a creation answer's invite link.

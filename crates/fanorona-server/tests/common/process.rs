@@ -9,6 +9,14 @@ use tokio::{
 
 use super::WAIT;
 
+/// Rate limits out of the way of scripted players.
+pub const NO_RATE_LIMITS: [&str; 4] = [
+    "--create-per-minute",
+    "100000",
+    "--intents-per-second",
+    "100000",
+];
+
 /// Starts the real binary on port 0 over `database`, with `args` added;
 /// returns it and its address once it listens.
 pub async fn spawn_binary(database: &str, args: &[&str]) -> (Child, String) {
