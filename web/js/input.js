@@ -129,12 +129,23 @@ export function bindPointer(svg, h) {
     press = null;
   };
   const leave = () => h.onHover(null);
+  // A finger that lands on a stone it may drag must not scroll the page:
+  // browsers ignore touch-action on the shapes inside an SVG, and a scroll
+  // would cancel the drag. Elsewhere on the board the page scrolls as usual.
+  const touchstart = (e) => {
+    const t = e.touches && e.touches[0];
+    if (!t || e.touches.length > 1) return;
+    const sq = squareAt(t).square;
+    if (sq && h.canDrag(sq) && e.cancelable) e.preventDefault();
+  };
+  svg.addEventListener('touchstart', touchstart, { passive: false });
   svg.addEventListener('pointerdown', down);
   svg.addEventListener('pointermove', move);
   svg.addEventListener('pointerup', up);
   svg.addEventListener('pointercancel', abort);
   svg.addEventListener('pointerleave', leave);
   return () => {
+    svg.removeEventListener('touchstart', touchstart, { passive: false });
     svg.removeEventListener('pointerdown', down);
     svg.removeEventListener('pointermove', move);
     svg.removeEventListener('pointerup', up);

@@ -240,3 +240,60 @@ export async function waitLabel(page, sq, pattern) {
     throw new Error(`${sq} never matched ${pattern}: ${now}`, { cause: e });
   });
 }
+
+/**
+ * Creates a game through the HTTP API, as the front page does.
+ * @param {string} origin the server's URL
+ * @param {object} body e.g. {first: 'me'} or {first: 'me', position: '…'}
+ * @returns {Promise<{game_id: string, seat_link: string, invite_link: string, spectator_link: string}>}
+ */
+export async function createGame(origin, body) {
+  const res = await fetch(`${origin}/api/games`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  const answer = await res.json();
+  assert.equal(res.status, 201, `creating a game failed: ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+/** The legal steps the server lists for the side to move. */
+export async function legalSteps(origin, gameId) {
+  const res = await fetch(`${origin}/api/games/${gameId}`);
+  assert.equal(res.status, 200);
+  return (await res.json()).legal_steps;
+}
+
+/**
+ * A legal step that is made by naming its two points alone: no other
+ * step shares its origin and landing (no line to choose). With `prefer`,
+ * such a step that passes it first.
+ */
+export async function plainStep(origin, gameId, prefer = () => true) {
+  const steps = await legalSteps(origin, gameId);
+  const plain = steps.filter((s) => steps.filter((o) => o.from === s.from && o.to === s.to).length === 1);
+  const step = plain.find(prefer) || plain[0];
+  assert.ok(step, `no plain step among ${JSON.stringify(steps)}`);
+  return step;
+}
+
+/** The centre of point `sq` on the screen, in CSS pixels. */
+export async function pointCentre(page, sq) {
+  const box = await page.locator(`[data-sq="${sq}"] .hit`).boundingBox();
+  assert.ok(box, `${sq} is not on the screen`);
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/** WCAG contrast ratio of two CSS colours given as `rgb(r, g, b)`. */
+export function contrastRatio(a, b) {
+  const luminance = (css) => {
+    const m = /rgba?\(\s*(\d+(?:\.\d+)?)[,\s]+(\d+(?:\.\d+)?)[,\s]+(\d+(?:\.\d+)?)/.exec(css);
+    assert.ok(m, `not an rgb() colour: ${css}`);
+    const [r, g, bl] = m.slice(1, 4).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
