@@ -2,6 +2,7 @@
 
 mod api;
 mod assets;
+mod headers;
 mod pages;
 
 use std::time::Duration;
@@ -9,12 +10,16 @@ use std::time::Duration;
 use axum::{
     extract::DefaultBodyLimit,
     http::{Request, StatusCode},
+    middleware,
     routing::{get, post},
     Router,
 };
 use tower_http::{timeout::TimeoutLayer, trace::TraceLayer};
 
-pub use self::assets::{respond, Web};
+pub use self::{
+    assets::{respond, Web},
+    headers::CSP,
+};
 use crate::{limits::MAX_BODY, state::AppState, ws};
 
 /// How long an HTTP request may take before it is answered with 408.
@@ -42,5 +47,10 @@ pub fn router(state: AppState) -> Router {
                 tracing::info_span!("request", method = %req.method(), path = %req.uri().path())
             }),
         )
+        // Outermost, so even a timeout's answer carries the headers.
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            headers::security_headers,
+        ))
         .with_state(state)
 }
