@@ -69,3 +69,33 @@ async fn the_documented_state_is_what_the_server_sends() {
     state["players"]["white"]["connected"] = json!(true);
     assert_eq!(state, expected);
 }
+
+/// Every test `docs/RELIABILITY.md` names as proof exists: `file::name`
+/// for `tests/file.rs`, or `module::tests::name` in `src/`.
+#[test]
+fn every_test_named_in_the_reliability_doc_exists() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("../../docs/RELIABILITY.md")).unwrap();
+    let mut named = 0;
+    for quoted in doc.split('`').skip(1).step_by(2) {
+        let parts: Vec<&str> = quoted.split("::").collect();
+        let (file, name) = match parts[..] {
+            [file, name] => (root.join(format!("tests/{file}.rs")), name),
+            [ref module @ .., "tests", name] if !module.is_empty() => {
+                (root.join(format!("src/{}.rs", module.join("/"))), name)
+            }
+            _ => continue,
+        };
+        if !name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c == '_' || c.is_ascii_digit())
+        {
+            continue;
+        }
+        let found =
+            std::fs::read_to_string(&file).is_ok_and(|text| text.contains(&format!("fn {name}(")));
+        assert!(found, "{quoted} is named in RELIABILITY.md but not found");
+        named += 1;
+    }
+    assert!(named >= 30, "only {named} tests named");
+}

@@ -224,3 +224,21 @@ async fn binary_frames_are_refused_as_bad_json() {
     assert_eq!(error["code"], "bad_json");
     assert_eq!(durable(&server.state_text(&id).await), durable(&before));
 }
+
+#[tokio::test]
+async fn floods_of_http_intents_get_429() {
+    let server = server(|c| c.intents_per_second = 1).await;
+    let (id, white, _) = server.two_player_game(None).await;
+    let mut statuses = Vec::new();
+    for _ in 0..6 {
+        let (status, _) = server
+            .intent(&id, &white, json!({ "type": "accept_draw" }))
+            .await;
+        statuses.push(status);
+    }
+    assert!(statuses.contains(&StatusCode::CONFLICT), "{statuses:?}");
+    assert!(
+        statuses.contains(&StatusCode::TOO_MANY_REQUESTS),
+        "{statuses:?}"
+    );
+}
