@@ -9,13 +9,16 @@ use crate::cli::PlotArgs;
 /// One panel: a title, a unit and the CSV column drawn for each kind.
 struct Panel {
     title: &'static str,
+    /// Whether the value axis is logarithmic (decades).
+    log: bool,
     series: &'static [(&'static str, &'static str, &'static str, f64)],
 }
 
 /// (kind, column, legend, scale) per series.
 const PANELS: [Panel; 3] = [
     Panel {
-        title: "latency (ms)",
+        title: "latency (ms, log scale)",
+        log: true,
         series: &[
             ("relay", "p50_us", "relay p50", 1e-3),
             ("relay", "p99_us", "relay p99", 1e-3),
@@ -25,6 +28,7 @@ const PANELS: [Panel; 3] = [
     },
     Panel {
         title: "server CPU per step (us)",
+        log: false,
         series: &[
             ("relay", "cpu_per_step_us", "relay", 1.0),
             ("echo", "cpu_per_step_us", "echo", 1.0),
@@ -32,6 +36,7 @@ const PANELS: [Panel; 3] = [
     },
     Panel {
         title: "server memory per socket (KiB)",
+        log: false,
         series: &[
             ("relay", "rss_per_socket_b", "relay", 1.0 / 1024.0),
             ("echo", "rss_per_socket_b", "echo", 1.0 / 1024.0),
@@ -108,15 +113,36 @@ fn draw_panel(out: &mut String, panel: &Panel, rows: &Rows, games: &[u64], left:
             .and_then(|v| v.parse::<f64>().ok())
             .map(|v| v * scale)
     };
-    let max = panel
+    let values: Vec<f64> = panel
         .series
         .iter()
         .flat_map(|(k, c, _, s)| games.iter().filter_map(move |&g| value(k, g, c, *s)))
-        .fold(0.0_f64, f64::max)
-        .max(1e-9)
-        * 1.1;
+        .filter(|v| *v > 0.0)
+        .collect();
+    let max = values.iter().copied().fold(1e-9_f64, f64::max);
+    let min = values.iter().copied().fold(max, f64::min);
+    let (lo, hi) = if panel.log {
+        (
+            min.log10().floor(),
+            max.log10().ceil().max(min.log10().floor() + 1.0),
+        )
+    } else {
+        (0.0, max * 1.1)
+    };
     let x = |i: usize| left + width * (i as f64 + 0.5) / games.len().max(1) as f64;
-    let y = |v: f64| top + height - height * v / max;
+    let y = |v: f64| {
+        let t = if panel.log {
+            (v.max(1e-12).log10() - lo) / (hi - lo)
+        } else {
+            v / hi
+        };
+        top + height - height * t
+    };
+    let ticks: Vec<f64> = if panel.log {
+        (lo as i32..=hi as i32).map(|e| 10f64.powi(e)).collect()
+    } else {
+        (0..=4).map(|t| hi * f64::from(t) / 4.0).collect()
+    };
     let _ = write!(
         out,
         r##"<text x="{left}" y="18" font-weight="bold">{}</text><line x1="{left}" y1="{}" x2="{}" y2="{}" stroke="#333"/><line x1="{left}" y1="{top}" x2="{left}" y2="{}" stroke="#333"/>"##,
@@ -126,8 +152,7 @@ fn draw_panel(out: &mut String, panel: &Panel, rows: &Rows, games: &[u64], left:
         top + height,
         top + height
     );
-    for t in 0..=4 {
-        let v = max * f64::from(t) / 4.0;
+    for v in ticks {
         let _ = write!(
             out,
             r##"<text x="{}" y="{}" text-anchor="end" fill="#555">{}</text>"##,
@@ -178,8 +203,10 @@ fn short(v: f64) -> String {
         format!("{v:.0}")
     } else if v >= 1.0 {
         format!("{v:.1}")
-    } else {
+    } else if v >= 0.01 {
         format!("{v:.2}")
+    } else {
+        format!("{v:.3}")
     }
 }
 

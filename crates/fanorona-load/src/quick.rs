@@ -14,8 +14,18 @@ fn lost(what: &str) -> WireError {
     }
 }
 
-/// Reads `socket` until a state with `seq` at least `at_least`.
+/// Reads `socket` until a state with `seq` at least `at_least`, for at
+/// most 10 seconds.
 async fn state_at(socket: &mut Socket, at_least: u64) -> Result<ServerMsg, WireError> {
+    tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        read_state(socket, at_least),
+    )
+    .await
+    .map_err(|_| lost("no state within 10 s"))?
+}
+
+async fn read_state(socket: &mut Socket, at_least: u64) -> Result<ServerMsg, WireError> {
     while let Some(frame) = socket.next().await {
         let frame = frame.map_err(|e| lost(&e.to_string()))?;
         if let Message::Text(text) = frame {
