@@ -186,7 +186,11 @@ async fn unknown_games_and_bad_requests_get_their_documented_errors() {
         .await
         .unwrap();
     assert_eq!(resp.status(), StatusCode::NOT_FOUND);
-    assert!(resp.text().await.unwrap().contains("There is no game or page at this address"));
+    assert!(resp
+        .text()
+        .await
+        .unwrap()
+        .contains("There is no game or page at this address"));
     let (status, error) = server
         .post("/api/games/0000000000/join", r#"{"invite":"x"}"#, None)
         .await;
