@@ -81,7 +81,14 @@ export async function startServer(extraArgs = []) {
   };
 
   ({ child: proc, url } = await launch('127.0.0.1:0'));
-  await checkEmbeddedFiles(url);
+  try {
+    await checkEmbeddedFiles(url);
+  } catch (e) {
+    // A server left running would keep the test process alive for ever.
+    await stop();
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
   return {
     url,
     stop,
