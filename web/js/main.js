@@ -5,7 +5,7 @@
 import { translator, chooseLang, translatePage } from './i18n.js';
 import {
   createState, receiveState, receiveError, flip, browseBy, browseTo,
-  boardView, bottomColor, movableStones, isMyTurn, sideOfTurn, Link,
+  boardView, bottomColor, movableStones, isMyTurn, sideOfTurn, drawOfferNews, Link,
 } from './state.js';
 import { stoneAt } from './position.js';
 import { createBoard, renderBoard, renderDrag, createScheduler } from './render.js';
@@ -25,7 +25,7 @@ translatePage(document, t);
 let state = createState();
 let hover = null;
 let drag = null;
-const ui = { resignConfirm: false, soundOn: true };
+const ui = { resignConfirm: false, soundOn: true, drawDeclinedAt: null };
 const sound = createSound(safeStorage());
 ui.soundOn = sound.enabled();
 
@@ -116,6 +116,13 @@ function onFrame(text) {
 function afterState(before) {
   const g = state.game;
   const old = before.game;
+  const news = drawOfferNews(old, g, state.role);
+  if (news === 'offered') say(t('say.drawOffered'));
+  if (news === 'declined') {
+    ui.drawDeclinedAt = g.moves.length;
+    say(t('say.drawDeclined'));
+    draw();
+  }
   if (old && g.moves.length > old.moves.length) {
     const move = g.moves[g.moves.length - 1];
     const mover = sideOfTurn(g, g.moves.length - 1);

@@ -129,6 +129,7 @@ export const en = Object.freeze({
   'game.offerDraw': 'Offer a draw',
   'game.drawOffered': 'Draw offered',
   'game.drawOfferedToYou': 'Your friend offers a draw.',
+  'game.drawDeclined': 'Your friend declined the draw.',
   'game.acceptDraw': 'Accept draw',
   'game.declineDraw': 'Decline',
   'game.claimVictory': 'Claim victory',
@@ -199,6 +200,8 @@ export const en = Object.freeze({
   'say.deselected': 'Selection cleared.',
   'say.chooseLine': 'Choose a line: {a} or {b}.',
   'say.yourTurn': 'Your turn.',
+  'say.drawOffered': 'Your friend offers a draw.',
+  'say.drawDeclined': 'Your friend declined the draw.',
 
   // Errors the server may send, by code (docs/API.md, "Errors")
   'error.bad_json': 'The server could not read that message.',

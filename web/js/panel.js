@@ -30,7 +30,7 @@ export function panelElements(doc) {
     top: player('player-top'),
     bottom: player('player-bottom'),
     turn: $('turn'), hint: $('hint'), quiet: $('quiet'), endTurn: $('end-turn'),
-    result: $('result'), offer: $('offer'), claim: $('claim'),
+    result: $('result'), offer: $('offer'), drawDeclined: $('draw-declined'), claim: $('claim'),
     moves: $('moves'), noMoves: $('no-moves'), viewing: $('viewing'),
     histFirst: $('hist-first'), histPrev: $('hist-prev'), histNext: $('hist-next'), histLast: $('hist-last'),
     flip: $('flip'), sound: $('sound'), offerDraw: $('offer-draw'), resign: $('resign'),
@@ -142,7 +142,7 @@ function renderMoves(els, state, t) {
  * @param {ReturnType<typeof panelElements>} els
  * @param {import('./state.js').ViewState} state
  * @param {(key: string, params?: object) => string} t
- * @param {{resignConfirm: boolean, soundOn: boolean}} ui
+ * @param {{resignConfirm: boolean, soundOn: boolean, drawDeclinedAt?: number|null}} ui
  */
 export function renderPanel(els, state, t, ui) {
   show(els.game, !state.notFound);
@@ -173,6 +173,8 @@ export function renderPanel(els, state, t, ui) {
   const playing = Boolean(g && !g.result && isPlayer(state));
   const offeredToMe = Boolean(playing && g.drawOffer && g.drawOffer !== state.role);
   show(els.offer, offeredToMe);
+  // A refused offer stays said until the next move or offer.
+  show(els.drawDeclined, Boolean(playing && !g.drawOffer && ui.drawDeclinedAt === g.moves.length));
   show(els.claim, claimable(state));
   show(els.offerDraw, playing && !offeredToMe && !ui.resignConfirm);
   els.offerDraw.disabled = Boolean(g && g.drawOffer === state.role);

@@ -160,6 +160,25 @@ export function sideOfTurn(game, i) {
   return i % 2 === 0 ? first : other;
 }
 
+/**
+ * What changed about draw offers between two states of a game, for this
+ * player: 'offered' when the friend has just offered a draw, 'declined'
+ * when the player's own offer was refused (not when it lapsed because the
+ * friend played, nor when the game ended).
+ * @param {GameState|null} before
+ * @param {GameState} after
+ * @param {string|null} role
+ * @returns {'offered'|'declined'|null}
+ */
+export function drawOfferNews(before, after, role) {
+  if (!before || before.game !== after.game || after.result) return null;
+  if (role !== Color.White && role !== Color.Black) return null;
+  if (after.drawOffer && after.drawOffer !== role && before.drawOffer !== after.drawOffer) return 'offered';
+  const lapsed = after.moves.length !== before.moves.length;
+  if (before.drawOffer === role && !after.drawOffer && !lapsed) return 'declined';
+  return null;
+}
+
 /** The input mode the board is in. */
 export function mode(state) {
   if (state.choosing) return Mode.Choosing;

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {
   Mode, createState, stateFromPosition, receiveState, receiveError, tap, drop, endTurn, cancel,
   flip, browseBy, browseTo, movableStones, mustCapture, mode, boardView, bottomColor, canAct, sideOfTurn,
+  drawOfferNews,
 } from '../../js/state.js';
 import { stoneAt } from '../../js/position.js';
 import { gameState } from './fixtures.js';
@@ -214,4 +215,17 @@ test('nothing can be moved while the connection is down', () => {
   assert.deepEqual(movableStones(s), []);
   assert.equal(tap(s, 'e2').intent, null);
   assert.deepEqual(movableStones(playing()).length, 4, 'a state from the server means the link is open');
+});
+
+test('draw offer news: an offer from the friend, and a refusal of one\'s own', () => {
+  const g = (over) => receiveState({ ...createState(), role: 'white' }, gameState(over)).game;
+  const none = g({ draw_offer: null });
+  assert.equal(drawOfferNews(none, g({ draw_offer: 'black' }), 'white'), 'offered');
+  assert.equal(drawOfferNews(none, g({ draw_offer: 'black' }), 'black'), null, 'not one\'s own offer');
+  assert.equal(drawOfferNews(g({ draw_offer: 'white' }), none, 'white'), 'declined');
+  assert.equal(drawOfferNews(g({ draw_offer: 'white' }), none, 'spectator'), null);
+  assert.equal(drawOfferNews(g({ draw_offer: 'white' }), g({ draw_offer: null, moves: ['e2-e3A'] }), 'white'), null,
+    'an offer that lapsed when the friend played was not refused');
+  assert.equal(drawOfferNews(g({ draw_offer: 'white' }), g({ draw_offer: null, result: { winner: null, reason: 'agreement' } }), 'white'), null);
+  assert.equal(drawOfferNews(null, g({ draw_offer: 'black' }), 'white'), null, 'nothing is news on the first state');
 });
