@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startServer, launchBrowser, phoneContext, watchedPage, shot, noSidewaysScroll, waitText,
-  tapPoint, waitMoves,
+  tapPoint, waitMoves, createGame, contrastRatio,
 } from './harness.js';
 
 let server;
@@ -111,4 +111,73 @@ test('the creator may claim the win when the server says the friend has gone', a
   assert.equal(await white.page.isHidden('#claim'), true);
   assert.deepEqual(white.errors, []);
   await white.context.close();
+});
+
+// A game between a desktop and a phone, for the desktop's layout.
+async function desktopGame(colorScheme) {
+  const created = await createGame(server.url, { first: 'me' });
+  const path = (link) => new URL(link).pathname + new URL(link).search;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme });
+  const watched = await watchedPage(context, server.url);
+  await watched.page.goto(server.url + path(created.seat_link));
+  const friend = await open(path(created.invite_link));
+  await waitText(watched.page, '#turn', /^Your turn$/);
+  await watched.page.waitForSelector('#offer-draw:not([hidden])');
+  return { ...watched, context, friend };
+}
+
+test('at 1280x800 the board is large, nothing scrolls sideways and the controls need no scrolling', async () => {
+  const { context, page, friend, errors } = await desktopGame('light');
+  await noSidewaysScroll(page);
+  const box = (sel) => page.locator(sel).boundingBox();
+  const board = await box('svg.board');
+  const view = page.viewportSize();
+  assert.ok(board.width >= 0.6 * view.width, `the board is ${Math.round(board.width)} px wide in ${view.width}`);
+  assert.ok(board.height >= 0.55 * view.height, `the board is ${Math.round(board.height)} px high in ${view.height}`);
+  for (const sel of ['svg.board', '#player-top', '#player-bottom', '#turn', '#hint', '#flip', '#sound', '#offer-draw', '#resign']) {
+    const b = await box(sel);
+    assert.ok(b, `${sel} is shown`);
+    assert.ok(b.y >= 0 && b.y + b.height <= view.height, `${sel} lies within the window (${Math.round(b.y)}..${Math.round(b.y + b.height)} of ${view.height})`);
+    assert.ok(b.x >= 0 && b.x + b.width <= view.width, `${sel} lies within the window's width`);
+  }
+  assert.equal(await page.evaluate(() => window.scrollY), 0);
+  await shot(page, 'game-1280');
+  assert.deepEqual(errors, []);
+  await friend.context.close();
+  await context.close();
+});
+
+test('stones stand out from the board in the dark and the light theme', async () => {
+  for (const scheme of ['dark', 'light']) {
+    const { context, page, friend } = await desktopGame(scheme);
+    await page.emulateMedia({ colorScheme: scheme });
+    const c = await page.evaluate(() => {
+      const style = (sel) => getComputedStyle(document.querySelector(sel));
+      return {
+        dark: matchMedia('(prefers-color-scheme: dark)').matches,
+        board: style('.board-bg').fill,
+        white: style('[data-sq="a1"] .stone.white .body').fill,
+        whiteEdge: style('[data-sq="a1"] .stone.white .body').stroke,
+        black: style('[data-sq="a5"] .stone.black .body').fill,
+        blackEdge: style('[data-sq="a5"] .stone.black .body').stroke,
+      };
+    });
+    assert.equal(c.dark, scheme === 'dark');
+    if (scheme === 'dark') {
+      // The whole stone against the board, as the brief for the dark theme asks.
+      for (const stone of ['white', 'black']) {
+        const ratio = contrastRatio(c[stone], c.board);
+        assert.ok(ratio >= 3, `dark theme: the ${stone} stone (${c[stone]}) on the board (${c.board}) is ${ratio.toFixed(2)}:1`);
+      }
+      await shot(page, 'game-1280-dark');
+    } else {
+      // In the light theme a light stone may rely on its dark edge.
+      for (const stone of ['white', 'black']) {
+        const ratio = Math.max(contrastRatio(c[stone], c.board), contrastRatio(c[`${stone}Edge`], c.board));
+        assert.ok(ratio >= 3, `light theme: the ${stone} stone on the board is ${ratio.toFixed(2)}:1`);
+      }
+    }
+    await friend.context.close();
+    await context.close();
+  }
 });
