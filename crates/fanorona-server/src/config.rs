@@ -58,7 +58,7 @@ pub struct Config {
     pub intents_per_second: u32,
 
     /// WebSockets one client address may hold open on one game.
-    #[arg(long, env = "FANORONA_SOCKETS_PER_GAME", default_value_t = 8)]
+    #[arg(long, env = "FANORONA_SOCKETS_PER_GAME", default_value_t = 32)]
     pub sockets_per_game: u32,
 
     /// How often the server pings each WebSocket.
@@ -139,6 +139,8 @@ mod tests {
         assert!(!config.allow_custom_start);
         assert_eq!(config.trusted_proxy_header, None);
         assert_eq!(config.create_per_minute, 5);
+        assert_eq!(config.intents_per_second, 10);
+        assert_eq!(config.sockets_per_game, 32);
     }
 
     #[test]
