@@ -8,8 +8,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use common::data_files;
 use fanorona::{perft, Position, Setup};
 
 const DEFAULT_LIMIT: u64 = 2_000_000;
@@ -72,17 +73,6 @@ fn parse_file(path: &Path) -> Vec<Block> {
         }
     }
     blocks
-}
-
-fn data_files() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "perft"))
-        .collect();
-    files.sort();
-    files
 }
 
 #[test]

@@ -11,13 +11,9 @@
 
 mod common;
 
-use std::{
-    collections::BTreeSet,
-    fmt::Write as _,
-    path::{Path, PathBuf},
-};
+use std::{collections::BTreeSet, fmt::Write as _};
 
-use common::{random_actions, random_sparse, random_turns, Rng};
+use common::{data_files, random_actions, random_sparse, random_turns, Rng};
 use fanorona::{EndReason, Position};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -499,17 +495,6 @@ fn reference_limit() -> u64 {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(100_000)
-}
-
-fn data_files() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "perft"))
-        .collect();
-    files.sort();
-    files
 }
 
 /// Every `perft` line of the data files with few enough nodes agrees with

@@ -4,6 +4,8 @@
 // Each test binary uses its own subset of these helpers.
 #![allow(dead_code)]
 
+use std::path::{Path, PathBuf};
+
 use fanorona::{Bitboard, Board, Color, Position, Setup, Square, StepList};
 
 /// The start position as position text.
@@ -115,4 +117,16 @@ pub(crate) fn random_sparse(rng: &mut Rng, density: u64) -> Option<Position> {
         turns_since_capture: (rng.next_u64() % 50) as u32,
     };
     Position::from_setup(setup).ok()
+}
+
+/// The perft data files of `tests/data`, in name order.
+pub(crate) fn data_files() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "perft"))
+        .collect();
+    files.sort();
+    files
 }
