@@ -86,10 +86,11 @@ fn every_test_named_in_the_reliability_doc_exists() {
             }
             _ => continue,
         };
-        if !name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c == '_' || c.is_ascii_digit())
-        {
+        let snake = |word: &str| {
+            word.chars()
+                .all(|c| c.is_ascii_lowercase() || c == '_' || c.is_ascii_digit())
+        };
+        if !parts.iter().all(|part| snake(part)) {
             continue;
         }
         let found =

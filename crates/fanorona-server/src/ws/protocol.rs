@@ -6,7 +6,8 @@ use fanorona::{ByColor, Color, Square, StepKind};
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::{
-    game::{Game, Intent, TurnSoFar},
+    error::AppError,
+    game::{Action, Game, Intent, TurnSoFar},
     ids::GameId,
 };
 
@@ -134,6 +135,20 @@ pub fn parse_intent(text: &str) -> Result<Intent, ProtocolError> {
         ClientMsg::ClaimVictory => Intent::ClaimVictory,
         ClientMsg::Rematch => Intent::Rematch,
     })
+}
+
+/// Reads one client message and plays it for `by` on `game`: the pure part
+/// of handling an intent, with no runtime and no store. A refused message
+/// leaves `game` unchanged.
+///
+/// # Errors
+///
+/// Why the message cannot be read, or why the game refuses it.
+pub fn apply_message(game: &mut Game, by: Color, text: &str) -> Result<Action, AppError> {
+    let intent = parse_intent(text)?;
+    let action = Action { by, intent };
+    game.apply(action)?;
+    Ok(action)
 }
 
 /// Who a connection is: one of the players, or a spectator.
