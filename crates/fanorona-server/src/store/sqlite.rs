@@ -1,4 +1,8 @@
 //! The SQLite backend: one database file in WAL mode, migrated at start.
+//! Reads use a small pool of connections; every write goes through the one
+//! writing connection of [`writer`], which commits them in batches.
+
+mod writer;
 
 use std::{str::FromStr, time::Duration};
 
@@ -9,6 +13,7 @@ use sqlx::{
     Row, SqlitePool,
 };
 
+use self::writer::{Write, Writer};
 use super::{
     color_text, corrupt, decode_action, encode_action, parse_color, GameRow, Store, StoreError,
     StoredGame,
@@ -21,7 +26,10 @@ use crate::{
 /// Games in a SQLite database file.
 #[derive(Clone, Debug)]
 pub struct SqliteStore {
+    /// Connections that read.
     pool: SqlitePool,
+    /// The one connection that writes.
+    writer: Writer,
 }
 
 impl From<sqlx::Error> for StoreError {
@@ -42,7 +50,8 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
 
 impl SqliteStore {
     /// Opens (creating if needed) the database at `url`, in WAL mode with
-    /// full synchronous commits, and runs the embedded migrations.
+    /// full synchronous commits, runs the embedded migrations and starts
+    /// the writing task.
     ///
     /// # Errors
     ///
@@ -56,10 +65,11 @@ impl SqliteStore {
             .busy_timeout(Duration::from_secs(5));
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
-            .connect_with(options)
+            .connect_with(options.clone())
             .await?;
         sqlx::migrate!("migrations/sqlite").run(&pool).await?;
-        Ok(SqliteStore { pool })
+        let writer = Writer::start(&options).await?;
+        Ok(SqliteStore { pool, writer })
     }
 }
 
@@ -151,7 +161,7 @@ fn read_row(row: &sqlx::sqlite::SqliteRow) -> Result<GameRow, StoreError> {
 #[async_trait]
 impl Store for SqliteStore {
     async fn create_game(&self, row: &GameRow) -> Result<(), StoreError> {
-        insert_game(&self.pool, row).await
+        self.writer.write(Write::Game(row.clone())).await.map(drop)
     }
 
     async fn load_game(&self, id: &GameId) -> Result<StoredGame, StoreError> {
@@ -187,20 +197,12 @@ impl Store for SqliteStore {
         color: Color,
         seat: &SecretHash,
     ) -> Result<(), StoreError> {
-        let sql = match color {
-            Color::White => "UPDATE games SET white_seat = $1 WHERE id = $2 AND white_seat IS NULL",
-            Color::Black => "UPDATE games SET black_seat = $1 WHERE id = $2 AND black_seat IS NULL",
+        let write = Write::Seat {
+            id: id.clone(),
+            color,
+            seat: *seat,
         };
-        let done = sqlx::query(sql)
-            .bind(seat.to_hex())
-            .bind(id.as_str())
-            .execute(&self.pool)
-            .await?;
-        if done.rows_affected() == 1 {
-            Ok(())
-        } else {
-            Err(StoreError::Conflict)
-        }
+        self.writer.write(write).await.map(drop)
     }
 
     async fn append_action(
@@ -209,7 +211,12 @@ impl Store for SqliteStore {
         seq: u64,
         action: &Action,
     ) -> Result<(), StoreError> {
-        insert_action(&self.pool, id, seq, action).await
+        let write = Write::Action {
+            id: id.clone(),
+            seq,
+            action: *action,
+        };
+        self.writer.write(write).await.map(drop)
     }
 
     async fn append_rematch(
@@ -219,32 +226,18 @@ impl Store for SqliteStore {
         action: &Action,
         next: &GameRow,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        insert_action(&mut *tx, id, seq, action).await?;
-        insert_game(&mut *tx, next).await?;
-        let done =
-            sqlx::query("UPDATE games SET next_game = $1 WHERE id = $2 AND next_game IS NULL")
-                .bind(next.id.as_str())
-                .bind(id.as_str())
-                .execute(&mut *tx)
-                .await?;
-        if done.rows_affected() != 1 {
-            return Err(StoreError::Conflict);
-        }
-        tx.commit().await?;
-        Ok(())
+        let write = Write::Rematch {
+            id: id.clone(),
+            seq,
+            action: *action,
+            next: Box::new(next.clone()),
+        };
+        self.writer.write(write).await.map(drop)
     }
 
     async fn delete_expired_invitations(&self, created_before: i64) -> Result<u64, StoreError> {
-        let done = sqlx::query(DELETE_EXPIRED)
-            .bind(created_before)
-            .execute(&self.pool)
-            .await?;
-        Ok(done.rows_affected())
+        self.writer
+            .write(Write::DeleteExpired { created_before })
+            .await
     }
 }
-
-/// An invitation nobody accepted: a free seat, and so no action either.
-const DELETE_EXPIRED: &str = "DELETE FROM games WHERE created_at < $1 \
-     AND (white_seat IS NULL OR black_seat IS NULL) \
-     AND NOT EXISTS (SELECT 1 FROM actions WHERE actions.game_id = games.id)";
