@@ -210,16 +210,56 @@ impl Game {
         }
     }
 
-    /// Applies one action, or says why it is refused and changes nothing.
+    /// Applies one action in place, or says why it is refused and changes
+    /// nothing (every refusal is found before anything is changed).
     ///
     /// # Errors
     ///
     /// The [`GameError`] that explains the refusal.
     pub fn apply(&mut self, action: Action) -> Result<(), GameError> {
-        let mut next = self.clone();
-        next.apply_in_place(action)?;
-        next.seq += 1;
-        *self = next;
+        self.apply_in_place(action)?;
+        self.seq += 1;
+        Ok(())
+    }
+
+    /// Says whether [`Game::apply`] would accept `action`, changing nothing:
+    /// the same checks in the same order, without the bookkeeping.
+    ///
+    /// # Errors
+    ///
+    /// The [`GameError`] that `apply` would return.
+    pub fn check(&self, Action { by, intent }: Action) -> Result<(), GameError> {
+        if intent == Intent::Rematch {
+            return self.check_rematch(by);
+        }
+        if self.result.is_some() {
+            return Err(GameError::GameOver);
+        }
+        let mover = self.position.turn();
+        match intent {
+            Intent::Step { .. } | Intent::EndTurn if by != mover => Err(GameError::NotYourTurn),
+            Intent::Step { from, to, kind } => self
+                .position
+                .check_step(from, to, kind)
+                .map(drop)
+                .map_err(GameError::Play),
+            Intent::EndTurn => self.position.end_turn().map(drop).map_err(GameError::Play),
+            Intent::OfferDraw if self.draw_offer == Some(by) => Err(GameError::DrawAlreadyOffered),
+            Intent::AcceptDraw | Intent::DeclineDraw if self.draw_offer != Some(!by) => {
+                Err(GameError::NoDrawOffer)
+            }
+            Intent::ClaimVictory if by == mover => Err(GameError::NotAbandoned),
+            _ => Ok(()),
+        }
+    }
+
+    fn check_rematch(&self, by: Color) -> Result<(), GameError> {
+        if self.result.is_none() {
+            return Err(GameError::GameNotOver);
+        }
+        if *self.rematch.get(by) {
+            return Err(GameError::RematchAlreadyRequested);
+        }
         Ok(())
     }
 
@@ -325,12 +365,7 @@ impl Game {
     }
 
     fn ask_rematch(&mut self, by: Color) -> Result<(), GameError> {
-        if self.result.is_none() {
-            return Err(GameError::GameNotOver);
-        }
-        if *self.rematch.get(by) {
-            return Err(GameError::RematchAlreadyRequested);
-        }
+        self.check_rematch(by)?;
         *self.rematch.get_mut(by) = true;
         Ok(())
     }
@@ -399,6 +434,50 @@ mod tests {
         assert_eq!(err.map_err(|e| e.code()), Err("capture_required"));
         assert_eq!(game.seq, 0);
         assert_eq!(game.position, Position::start());
+    }
+
+    #[test]
+    fn check_agrees_with_apply_on_every_intent_of_random_games() {
+        let intents = [
+            Intent::EndTurn,
+            Intent::Resign,
+            Intent::OfferDraw,
+            Intent::AcceptDraw,
+            Intent::DeclineDraw,
+            Intent::ClaimVictory,
+            Intent::Rematch,
+        ];
+        let mut rng = 7_u64;
+        for _ in 0..20 {
+            let mut game = Game::new(Position::start());
+            for _ in 0..200 {
+                rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let by = if rng >> 40 & 1 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                let steps = game.position.legal_steps();
+                let pick = usize::try_from(rng >> 33).unwrap_or(0);
+                let intent = match steps.get(pick % (steps.len() + 12)) {
+                    Some(s) => Intent::Step {
+                        from: s.from(),
+                        to: s.to(),
+                        kind: s.kind(),
+                    },
+                    None => intents[pick % intents.len()],
+                };
+                let action = Action { by, intent };
+                let before = game.clone();
+                let checked = game.check(action);
+                assert_eq!(checked, game.apply(action).map(drop));
+                if checked.is_err() {
+                    assert_eq!(game.seq, before.seq);
+                    assert_eq!(game.position, before.position);
+                    assert_eq!(game.moves, before.moves);
+                }
+            }
+        }
     }
 
     #[test]

@@ -230,24 +230,35 @@ impl GameTask {
             return Err(GameError::NotAbandoned.into());
         }
         let action = Action { by, intent };
-        let mut next = self.game.clone();
-        next.apply(action)?;
-        if let Err(error) = self.write(action, &mut next).await {
-            self.resync().await;
-            return Err(AppError::not_saved(error));
+        self.game.check(action)?;
+        let next_game = match self.write(action).await {
+            Ok(next_game) => next_game,
+            Err(error) => {
+                self.resync().await;
+                return Err(AppError::not_saved(error));
+            }
+        };
+        if let Err(error) = self.game.apply(action) {
+            tracing::error!(game = %self.row.id, %error, "a checked action was refused");
+            self.stale = true;
+            return Err(error.into());
         }
-        self.game = next;
+        if let Some(id) = next_game {
+            self.game.next_game = Some(id.clone());
+            self.row.next_game = Some(id);
+        }
         Ok(self.publish())
     }
 
-    /// Stores `action`, which `next` already includes; a rematch also
-    /// creates the new game, in the same transaction.
-    async fn write(&mut self, action: Action, next: &mut Game) -> Result<(), StoreError> {
+    /// Stores `action`, already checked against the game; a rematch also
+    /// creates the new game, in the same transaction, and returns its id.
+    async fn write(&mut self, action: Action) -> Result<Option<GameId>, StoreError> {
         let store = &self.hub.inner.store;
         if !self.game.completes_rematch(action) {
-            return store
+            store
                 .append_action(&self.row.id, self.game.seq, &action)
-                .await;
+                .await?;
+            return Ok(None);
         }
         let row = self
             .rematch_row()
@@ -256,9 +267,7 @@ impl GameTask {
             .append_rematch(&self.row.id, self.game.seq, &action, &row)
             .await?;
         tracing::info!(game = %self.row.id, next = %row.id, "rematch started");
-        next.next_game = Some(row.id.clone());
-        self.row.next_game = Some(row.id);
-        Ok(())
+        Ok(Some(row.id))
     }
 
     /// After a failed write, makes memory equal to the store again (a write
