@@ -4,8 +4,16 @@
 
 /** What the connection reports about itself. */
 export const Status = Object.freeze({
-  Connecting: 'connecting', Open: 'open', Reconnecting: 'reconnecting', Closed: 'closed',
+  Connecting: 'connecting',
+  Open: 'open',
+  Reconnecting: 'reconnecting',
+  // The server closed the socket because it is restarting (close code 1012).
+  Restarting: 'restarting',
+  Closed: 'closed',
 });
+
+/** The close code a server sends when it shuts down to restart. */
+const SERVICE_RESTART = 1012;
 
 /**
  * The wait before reconnect attempt `attempt` (0-based): doubling from
@@ -43,11 +51,14 @@ export function connect(opts) {
   let attempt = 0;
   let timer = null;
   let closed = false;
+  let restarting = false;
+
+  const retrying = () => (restarting ? Status.Restarting : Status.Reconnecting);
 
   const open = () => {
     timer = null;
     if (closed) return;
-    opts.onStatus(attempt === 0 ? Status.Connecting : Status.Reconnecting);
+    opts.onStatus(attempt === 0 ? Status.Connecting : retrying());
     let ws;
     try {
       ws = new Ws(opts.url);
@@ -58,14 +69,16 @@ export function connect(opts) {
     socket = ws;
     ws.onopen = () => {
       attempt = 0;
+      restarting = false;
       opts.onStatus(Status.Open);
     };
     ws.onmessage = (e) => {
       if (typeof e.data === 'string') opts.onMessage(e.data);
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       if (socket !== ws) return;
       socket = null;
+      if (e && e.code === SERVICE_RESTART) restarting = true;
       if (!closed) schedule();
     };
     ws.onerror = () => {};
@@ -73,7 +86,7 @@ export function connect(opts) {
 
   const schedule = () => {
     if (closed || timer !== null) return;
-    opts.onStatus(Status.Reconnecting);
+    opts.onStatus(retrying());
     timer = later(open, backoffDelay(attempt, random()));
     attempt += 1;
   };

@@ -70,7 +70,8 @@ if (gameId) {
       if (status === Status.Open) everOpen = true;
       if (status === Status.Reconnecting && !everOpen) checkExists();
       const link = status === Status.Open ? Link.Open
-        : status === Status.Reconnecting ? Link.Reconnecting : Link.Connecting;
+        : status === Status.Reconnecting ? Link.Reconnecting
+          : status === Status.Restarting ? Link.Restarting : Link.Connecting;
       update({ ...state, link });
     },
     window,

@@ -101,6 +101,7 @@ export const en = Object.freeze({
   'game.boardLabel': 'Fanorona board',
   'game.connecting': 'Connecting…',
   'game.reconnecting': 'Reconnecting…',
+  'game.restarting': 'The server is restarting. Reconnecting…',
   'game.you': 'you',
   'game.yourFriend': 'your friend',
   'game.online': 'online',

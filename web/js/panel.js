@@ -71,6 +71,7 @@ function renderPlayer(p, color, state, t) {
 function turnLine(state, t) {
   const g = state.game;
   if (state.link === Link.Reconnecting) return t('game.reconnecting');
+  if (state.link === Link.Restarting) return t('game.restarting');
   if (!g) return t('game.connecting');
   if (g.result) return '';
   if (isMyTurn(state)) return t('game.yourTurn');

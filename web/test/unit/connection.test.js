@@ -20,7 +20,7 @@ function harness() {
     send(t) { this.sent.push(t); }
     close() { this.readyState = 3; }
     open() { this.readyState = 1; this.onopen(); }
-    drop() { this.readyState = 3; this.onclose({}); }
+    drop(code = 1006) { this.readyState = 3; this.onclose({ code }); }
   }
   const statuses = [];
   const messages = [];
@@ -70,4 +70,17 @@ test('closing stops reconnecting', () => {
   assert.equal(h.statuses.at(-1), Status.Closed);
   assert.equal(h.timers.length, 0);
   assert.equal(h.conn.send('x'), false);
+});
+
+test('a server restart is reported as such until the socket is back', () => {
+  const h = harness();
+  h.sockets[0].open();
+  h.sockets[0].drop(1012);
+  assert.equal(h.statuses.at(-1), Status.Restarting);
+  h.timers[0].fn();
+  assert.equal(h.statuses.at(-1), Status.Restarting, 'still restarting while retrying');
+  h.sockets[1].open();
+  assert.equal(h.statuses.at(-1), Status.Open);
+  h.sockets[1].drop();
+  assert.equal(h.statuses.at(-1), Status.Reconnecting, 'an ordinary drop afterwards');
 });
