@@ -16,7 +16,7 @@ use crate::{
     game::{Action, Game, GameError, Intent},
     ids::{GameId, Secret},
     store::{GameRow, StoreError, StoredGame},
-    ws::protocol::{encode_state, Live, PlayerView, Role},
+    ws::protocol::{Live, PlayerView, Role, StateEncoder},
 };
 
 /// How many commands may wait for a game's task.
@@ -40,6 +40,8 @@ struct GameTask {
     /// Memory may differ from the store: the task must stop.
     stale: bool,
     state: watch::Sender<Arc<Snapshot>>,
+    /// Keeps what does not change between two states of this game.
+    encoder: StateEncoder,
 }
 
 /// Replays a stored game and starts its task.
@@ -60,6 +62,7 @@ pub(super) fn spawn(hub: Hub, stored: StoredGame) -> Result<GameHandle, AppError
         shown_abandoned: false,
         sockets: HashMap::new(),
         stale: false,
+        encoder: StateEncoder::default(),
         state: watch::Sender::new(Arc::new(Snapshot {
             json: Utf8Bytes::from_static("{}"),
             open_since: None,
@@ -283,6 +286,7 @@ impl GameTask {
                 let changed = game.seq != self.game.seq || row != self.row;
                 self.game = game;
                 self.row = row;
+                self.encoder.reset();
                 if changed {
                     self.publish();
                 }
@@ -361,7 +365,7 @@ impl GameTask {
             players,
             abandoned,
         };
-        let json = Utf8Bytes::from(encode_state(&self.game, live));
+        let json = Utf8Bytes::from(self.encoder.encode(&self.game, live));
         let snapshot = Snapshot {
             json: json.clone(),
             open_since: (!self.both_joined()).then_some(self.row.created_at),

@@ -2,12 +2,15 @@
 //! state, as serde types. HTTP and WebSocket share it; `docs/API.md`
 //! describes it.
 
-use fanorona::{ByColor, Color, Square, StepKind};
+use fanorona::{Color, Square, StepKind};
 use serde::{Deserialize, Serialize, Serializer};
 
+mod state;
+
+pub use self::state::{encode_state, Live, PlayerView, StateEncoder};
 use crate::{
     error::AppError,
-    game::{Action, Game, Intent, TurnSoFar},
+    game::{Action, Game, Intent},
     ids::GameId,
 };
 
@@ -203,182 +206,6 @@ impl ServerMsg<'_> {
     /// The message as JSON text.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_else(|_| String::from("{\"type\":\"error\"}"))
-    }
-}
-
-/// Whether a player holds their seat and has a connection open.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct PlayerView {
-    /// Someone holds the seat.
-    pub joined: bool,
-    /// At least one connection of the seat's holder is open.
-    pub connected: bool,
-}
-
-fn color_str<S: Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(c.name())
-}
-
-fn opt_color_str<S: Serializer>(c: &Option<Color>, s: S) -> Result<S::Ok, S::Error> {
-    match c {
-        Some(c) => s.serialize_str(c.name()),
-        None => s.serialize_none(),
-    }
-}
-
-fn squares<S: Serializer>(list: &[Square], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq(list.iter().map(|sq| sq.to_string()))
-}
-
-/// A value per colour, as `{"white": .., "black": ..}`.
-#[derive(Serialize)]
-struct Pair<T> {
-    white: T,
-    black: T,
-}
-
-impl<T> From<ByColor<T>> for Pair<T> {
-    fn from(b: ByColor<T>) -> Pair<T> {
-        Pair {
-            white: b.white,
-            black: b.black,
-        }
-    }
-}
-
-#[derive(Serialize)]
-struct StepView {
-    from: String,
-    to: String,
-    kind: &'static str,
-    #[serde(serialize_with = "squares")]
-    captures: Vec<Square>,
-}
-
-#[derive(Serialize)]
-struct TurnView {
-    stone: String,
-    #[serde(serialize_with = "squares")]
-    visited: Vec<Square>,
-    last_direction: &'static str,
-    #[serde(serialize_with = "squares")]
-    captured: Vec<Square>,
-    notation: String,
-}
-
-#[derive(Serialize)]
-struct LastTurnView {
-    notation: String,
-    #[serde(serialize_with = "squares")]
-    path: Vec<Square>,
-    #[serde(serialize_with = "squares")]
-    captured: Vec<Square>,
-}
-
-#[derive(Serialize)]
-struct ResultView {
-    #[serde(serialize_with = "opt_color_str")]
-    winner: Option<Color>,
-    reason: &'static str,
-}
-
-#[derive(Serialize)]
-struct StateView<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    game_id: &'a GameId,
-    version: u64,
-    seq: u64,
-    position: String,
-    start_position: String,
-    #[serde(serialize_with = "color_str")]
-    side_to_move: Color,
-    turn: Option<TurnView>,
-    legal_steps: Vec<StepView>,
-    can_end_turn: bool,
-    moves: &'a [String],
-    last_turn: Option<LastTurnView>,
-    turns_since_capture: u32,
-    players: Pair<PlayerView>,
-    #[serde(serialize_with = "opt_color_str")]
-    draw_offer: Option<Color>,
-    abandoned: bool,
-    rematch: Pair<bool>,
-    next_game: Option<&'a GameId>,
-    result: Option<ResultView>,
-}
-
-/// What the state message needs besides the game itself.
-#[derive(Copy, Clone, Debug)]
-pub struct Live<'a> {
-    /// The game's id.
-    pub id: &'a GameId,
-    /// Counts published states.
-    pub version: u64,
-    /// Both seats' presence.
-    pub players: ByColor<PlayerView>,
-    /// The player to move has been away long enough to be claimed against.
-    pub abandoned: bool,
-}
-
-/// Encodes the state message, once per change, for every watcher.
-pub fn encode_state(game: &Game, live: Live<'_>) -> String {
-    let pos = &game.position;
-    let turn = match (pos.chain(), &game.current) {
-        (Some(chain), Some(so_far)) => Some(TurnView {
-            stone: chain.stone().to_string(),
-            visited: so_far.path(),
-            last_direction: chain.last_direction().name(),
-            captured: so_far.captured.clone(),
-            notation: so_far.turn.to_string(),
-        }),
-        _ => None,
-    };
-    let legal_steps = if game.result.is_some() {
-        Vec::new()
-    } else {
-        pos.legal_steps()
-            .iter()
-            .map(|&step| StepView {
-                from: step.from().to_string(),
-                to: step.to().to_string(),
-                kind: step.kind().name(),
-                captures: pos.captures(step).into_iter().collect(),
-            })
-            .collect()
-    };
-    let view = StateView {
-        kind: "state",
-        game_id: live.id,
-        version: live.version,
-        seq: game.seq,
-        position: pos.to_string(),
-        start_position: game.start.to_string(),
-        side_to_move: pos.turn(),
-        turn,
-        legal_steps,
-        can_end_turn: game.result.is_none() && pos.can_end_turn(),
-        moves: &game.moves,
-        last_turn: game.last.as_ref().map(last_turn_view),
-        turns_since_capture: pos.turns_since_capture(),
-        players: live.players.into(),
-        draw_offer: game.draw_offer,
-        abandoned: live.abandoned,
-        rematch: game.rematch.into(),
-        next_game: game.next_game.as_ref(),
-        result: game.result.map(|r| ResultView {
-            winner: r.winner,
-            reason: r.reason.code(),
-        }),
-    };
-    serde_json::to_string(&view).unwrap_or_default()
-}
-
-fn last_turn_view(t: &TurnSoFar) -> LastTurnView {
-    LastTurnView {
-        notation: t.turn.to_string(),
-        path: t.path(),
-        captured: t.captured.clone(),
     }
 }
 

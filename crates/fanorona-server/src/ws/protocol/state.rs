@@ -1,0 +1,335 @@
+//! The state message, encoded once per change for every watcher of a game.
+//!
+//! A [`StateEncoder`] lives as long as its game's task and keeps what does
+//! not change from one state to the next: the start position's text, and
+//! the `moves` list already encoded as JSON, to which each completed turn
+//! is appended once.
+
+use fanorona::{ByColor, Color, Position, Square};
+use serde::{Serialize, Serializer};
+
+use crate::{
+    game::{Game, TurnSoFar},
+    ids::GameId,
+};
+
+/// Whether a player holds their seat and has a connection open.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PlayerView {
+    /// Someone holds the seat.
+    pub joined: bool,
+    /// At least one connection of the seat's holder is open.
+    pub connected: bool,
+}
+
+/// What the state message needs besides the game itself.
+#[derive(Copy, Clone, Debug)]
+pub struct Live<'a> {
+    /// The game's id.
+    pub id: &'a GameId,
+    /// Counts published states.
+    pub version: u64,
+    /// Both seats' presence.
+    pub players: ByColor<PlayerView>,
+    /// The player to move has been away long enough to be claimed against.
+    pub abandoned: bool,
+}
+
+/// The names of the 45 squares, by index.
+#[rustfmt::skip]
+static NAMES: [&str; Square::COUNT] = [
+    "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "i1",
+    "a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2", "i2",
+    "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "i3",
+    "a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4", "i4",
+    "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5", "i5",
+];
+
+fn name(square: Square) -> &'static str {
+    NAMES.get(square.index()).copied().unwrap_or("")
+}
+
+fn color_str<S: Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(c.name())
+}
+
+fn opt_color_str<S: Serializer>(c: &Option<Color>, s: S) -> Result<S::Ok, S::Error> {
+    match c {
+        Some(c) => s.serialize_str(c.name()),
+        None => s.serialize_none(),
+    }
+}
+
+fn squares<S: Serializer>(list: &[Square], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(list.iter().map(|&sq| name(sq)))
+}
+
+/// A value per colour, as `{"white": .., "black": ..}`.
+#[derive(Serialize)]
+struct Pair<T> {
+    white: T,
+    black: T,
+}
+
+impl<T> From<ByColor<T>> for Pair<T> {
+    fn from(b: ByColor<T>) -> Pair<T> {
+        Pair {
+            white: b.white,
+            black: b.black,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct StepView {
+    from: &'static str,
+    to: &'static str,
+    kind: &'static str,
+    #[serde(serialize_with = "squares")]
+    captures: Vec<Square>,
+}
+
+#[derive(Serialize)]
+struct TurnView<'a> {
+    stone: &'static str,
+    #[serde(serialize_with = "squares")]
+    visited: Vec<Square>,
+    last_direction: &'static str,
+    #[serde(serialize_with = "squares")]
+    captured: &'a [Square],
+    notation: String,
+}
+
+#[derive(Serialize)]
+struct LastTurnView<'a> {
+    notation: String,
+    #[serde(serialize_with = "squares")]
+    path: Vec<Square>,
+    #[serde(serialize_with = "squares")]
+    captured: &'a [Square],
+}
+
+#[derive(Serialize)]
+struct ResultView {
+    #[serde(serialize_with = "opt_color_str")]
+    winner: Option<Color>,
+    reason: &'static str,
+}
+
+/// The fields before `moves`, in their wire order.
+#[derive(Serialize)]
+struct Head<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    game_id: &'a GameId,
+    version: u64,
+    seq: u64,
+    position: String,
+    start_position: &'a str,
+    #[serde(serialize_with = "color_str")]
+    side_to_move: Color,
+    turn: Option<TurnView<'a>>,
+    legal_steps: Vec<StepView>,
+    can_end_turn: bool,
+}
+
+/// The fields after `moves`, in their wire order.
+#[derive(Serialize)]
+struct Tail<'a> {
+    last_turn: Option<LastTurnView<'a>>,
+    turns_since_capture: u32,
+    players: Pair<PlayerView>,
+    #[serde(serialize_with = "opt_color_str")]
+    draw_offer: Option<Color>,
+    abandoned: bool,
+    rematch: Pair<bool>,
+    next_game: Option<&'a GameId>,
+    result: Option<ResultView>,
+}
+
+/// Encodes the state messages of one game, keeping what does not change
+/// between them. Give it every state of the same game in order; it starts
+/// over by itself when the game's start or history no longer matches.
+#[derive(Debug, Default)]
+pub struct StateEncoder {
+    /// The start position and its text.
+    start: Option<(Position, String)>,
+    /// The completed turns encoded so far, as JSON strings joined by commas.
+    moves: String,
+    /// How many turns `moves` holds.
+    encoded: usize,
+    /// The length of the last message, to size the next one's buffer.
+    last_len: usize,
+}
+
+impl StateEncoder {
+    /// Forgets everything kept, as for a new game.
+    pub fn reset(&mut self) {
+        *self = StateEncoder::default();
+    }
+
+    /// The state message of `game` as JSON text.
+    pub fn encode(&mut self, game: &Game, live: Live<'_>) -> String {
+        self.catch_up(game);
+        let start = match &self.start {
+            Some((_, text)) => text.as_str(),
+            None => "",
+        };
+        let mut out = Vec::with_capacity(self.last_len + 64);
+        let written = serde_json::to_writer(&mut out, &head(game, live, start)).and_then(|()| {
+            out.pop();
+            out.extend_from_slice(b",\"moves\":[");
+            out.extend_from_slice(self.moves.as_bytes());
+            out.extend_from_slice(b"],");
+            let at = out.len();
+            serde_json::to_writer(&mut out, &tail(game, live))?;
+            out.remove(at);
+            Ok(())
+        });
+        let text = written
+            .ok()
+            .and_then(|()| String::from_utf8(out).ok())
+            .unwrap_or_default();
+        self.last_len = text.len();
+        text
+    }
+
+    /// Brings the kept start text and moves up to date with `game`.
+    fn catch_up(&mut self, game: &Game) {
+        let same_start = matches!(&self.start, Some((start, _)) if *start == game.start);
+        if !same_start || game.moves.len() < self.encoded {
+            self.reset();
+            self.start = Some((game.start, game.start.to_string()));
+        }
+        for turn in game.moves.iter().skip(self.encoded) {
+            if !self.moves.is_empty() {
+                self.moves.push(',');
+            }
+            let quoted = serde_json::to_string(turn).unwrap_or_else(|_| String::from("\"\""));
+            self.moves.push_str(&quoted);
+        }
+        self.encoded = game.moves.len();
+    }
+}
+
+/// Encodes the state message of `game` from scratch; a game's task keeps a
+/// [`StateEncoder`] instead, which encodes the same text for less.
+pub fn encode_state(game: &Game, live: Live<'_>) -> String {
+    StateEncoder::default().encode(game, live)
+}
+
+fn head<'a>(game: &'a Game, live: Live<'a>, start: &'a str) -> Head<'a> {
+    let pos = &game.position;
+    let turn = match (pos.chain(), &game.current) {
+        (Some(chain), Some(so_far)) => Some(TurnView {
+            stone: name(chain.stone()),
+            visited: so_far.path(),
+            last_direction: chain.last_direction().name(),
+            captured: &so_far.captured,
+            notation: so_far.turn.to_string(),
+        }),
+        _ => None,
+    };
+    let legal_steps = if game.result.is_some() {
+        Vec::new()
+    } else {
+        pos.legal_steps()
+            .iter()
+            .map(|&step| StepView {
+                from: name(step.from()),
+                to: name(step.to()),
+                kind: step.kind().name(),
+                captures: pos.captures(step).into_iter().collect(),
+            })
+            .collect()
+    };
+    Head {
+        kind: "state",
+        game_id: live.id,
+        version: live.version,
+        seq: game.seq,
+        position: pos.to_string(),
+        start_position: start,
+        side_to_move: pos.turn(),
+        turn,
+        legal_steps,
+        can_end_turn: game.result.is_none() && pos.can_end_turn(),
+    }
+}
+
+fn tail<'a>(game: &'a Game, live: Live<'a>) -> Tail<'a> {
+    Tail {
+        last_turn: game.last.as_ref().map(last_turn_view),
+        turns_since_capture: game.position.turns_since_capture(),
+        players: live.players.into(),
+        draw_offer: game.draw_offer,
+        abandoned: live.abandoned,
+        rematch: game.rematch.into(),
+        next_game: game.next_game.as_ref(),
+        result: game.result.map(|r| ResultView {
+            winner: r.winner,
+            reason: r.reason.code(),
+        }),
+    }
+}
+
+fn last_turn_view(t: &TurnSoFar) -> LastTurnView<'_> {
+    LastTurnView {
+        notation: t.turn.to_string(),
+        path: t.path(),
+        captured: &t.captured,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use fanorona::Position;
+
+    use super::*;
+    use crate::game::{Action, Intent};
+
+    #[test]
+    fn kept_text_matches_encoding_from_scratch_all_game_long() {
+        let Ok(id) = GameId::random() else {
+            return;
+        };
+        let live = Live {
+            id: &id,
+            version: 3,
+            players: ByColor::default(),
+            abandoned: false,
+        };
+        let mut game = Game::new(Position::start());
+        let mut encoder = StateEncoder::default();
+        for n in 0..400_usize {
+            let kept = encoder.encode(&game, live);
+            assert_eq!(kept, encode_state(&game, live));
+            let value: serde_json::Value = serde_json::from_str(&kept).unwrap_or_default();
+            assert_eq!(value["moves"], serde_json::json!(game.moves));
+            assert_eq!(value["start_position"], Position::start().to_string());
+            let order = ["\"can_end_turn\":", "\"moves\":[", "\"last_turn\":"];
+            let at: Vec<_> = order.iter().filter_map(|k| kept.find(k)).collect();
+            assert!(at.len() == 3 && at[0] < at[1] && at[1] < at[2]);
+            let steps = game.position.legal_steps();
+            let by = game.position.turn();
+            let intent = match steps.get(n * 7 % steps.len().max(1)) {
+                Some(s) if game.result.is_none() => Intent::Step {
+                    from: s.from(),
+                    to: s.to(),
+                    kind: s.kind(),
+                },
+                _ => break,
+            };
+            if game.apply(Action { by, intent }).is_err() {
+                break;
+            }
+            if game.position.chain().is_some() && n % 3 == 0 {
+                let _ = game.apply(Action {
+                    by,
+                    intent: Intent::EndTurn,
+                });
+            }
+        }
+        assert!(game.moves.len() > 5);
+    }
+}
