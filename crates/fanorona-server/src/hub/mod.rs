@@ -85,18 +85,23 @@ pub enum Sender {
 
 type Reply<T> = oneshot::Sender<Result<T, AppError>>;
 
-/// The commands a game's task handles, one at a time.
+/// The commands a game's task handles, one at a time. The rare ones are
+/// boxed: the queue allocates room for 32 commands of the largest size.
 #[derive(Debug)]
 enum Command {
-    Connect(Option<Secret>, IpAddr, Reply<Role>),
+    Connect(Box<(Option<Secret>, IpAddr, Reply<Role>)>),
     Disconnect(Role, IpAddr),
     Identify(Secret, oneshot::Sender<Option<Color>>),
     Act(Sender, Intent, Reply<Utf8Bytes>),
-    Join {
-        invite: Secret,
-        holder: Option<Secret>,
-        reply: Reply<Joined>,
-    },
+    Join(Box<JoinRequest>),
+}
+
+/// An invitation presented to a game, and who presents it.
+#[derive(Debug)]
+struct JoinRequest {
+    invite: Secret,
+    holder: Option<Secret>,
+    reply: Reply<Joined>,
 }
 
 /// A way to talk to one live game.
@@ -153,7 +158,7 @@ impl GameHandle {
         client: IpAddr,
     ) -> Result<Connection, AppError> {
         let role = self
-            .ask(|tx| Command::Connect(secret, client, tx))
+            .ask(|tx| Command::Connect(Box::new((secret, client, tx))))
             .await??;
         Ok(Connection {
             handle: self.clone(),
@@ -186,10 +191,12 @@ impl GameHandle {
     ///
     /// A wrong or expired invitation.
     pub async fn join(&self, invite: Secret, holder: Option<Secret>) -> Result<Joined, AppError> {
-        self.ask(|reply| Command::Join {
-            invite,
-            holder,
-            reply,
+        self.ask(|reply| {
+            Command::Join(Box::new(JoinRequest {
+                invite,
+                holder,
+                reply,
+            }))
         })
         .await?
     }

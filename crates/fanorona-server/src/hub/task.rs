@@ -9,7 +9,7 @@ use tokio::{
     time::{sleep, sleep_until, Instant},
 };
 
-use super::{Command, GameHandle, Hub, Joined, Sender, Snapshot};
+use super::{Command, GameHandle, Hub, JoinRequest, Joined, Sender, Snapshot};
 use crate::{
     clock,
     error::AppError,
@@ -19,8 +19,9 @@ use crate::{
     ws::protocol::{Live, PlayerView, Role, StateEncoder},
 };
 
-/// How many commands may wait for a game's task.
-const QUEUE: usize = 64;
+/// How many commands may wait for a game's task: one block of tokio's
+/// channel (32 commands), allocated with the game.
+const QUEUE: usize = 32;
 
 #[derive(Copy, Clone, Debug)]
 struct Presence {
@@ -128,7 +129,8 @@ impl GameTask {
 
     async fn handle(&mut self, command: Command) {
         match command {
-            Command::Connect(secret, client, reply) => {
+            Command::Connect(request) => {
+                let (secret, client, reply) = *request;
                 let _ = reply.send(self.connect(secret, client));
             }
             Command::Disconnect(role, client) => self.disconnect(role, client),
@@ -139,11 +141,12 @@ impl GameTask {
                 let result = self.act(by, intent).await;
                 let _ = reply.send(result);
             }
-            Command::Join {
-                invite,
-                holder,
-                reply,
-            } => {
+            Command::Join(request) => {
+                let JoinRequest {
+                    invite,
+                    holder,
+                    reply,
+                } = *request;
                 let result = self.join(invite, holder).await;
                 let _ = reply.send(result);
             }
