@@ -17,7 +17,7 @@ pub mod ws;
 
 use std::{future::Future, net::SocketAddr};
 
-use axum::Router;
+use axum::{serve::ListenerExt, Router};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
@@ -45,6 +45,13 @@ pub async fn serve(
     let hub = state.hub.clone();
     tokio::spawn(sweep_every(state.clone(), token.clone()));
     let app = app(state).into_make_service_with_connect_info::<SocketAddr>();
+    // Small frames go out at once: without this, a frame written in two
+    // parts waits for the peer's delayed ACK (Nagle), about 40 ms.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(error) = tcp.set_nodelay(true) {
+            tracing::debug!(%error, "cannot set TCP_NODELAY");
+        }
+    });
     let served = axum::serve(listener, app)
         .with_graceful_shutdown(async move {
             shutdown.await;
