@@ -20,7 +20,14 @@ fn full_path(c: &mut Criterion) {
         let store = store::open(&database).await.expect("the store opens");
         let listener = bind_low_port(25000).await.expect("a free port");
         let address = listener.local_addr().expect("a local address");
-        let state = AppState::new(Config::with_defaults(address, &database), store);
+        // The default limits (10 intents a second per socket, 5 games a
+        // minute per address) would refuse this loop's steps: the refusal
+        // goes to the mover only, and the opponent would wait for a state
+        // that never comes.
+        let mut config = Config::with_defaults(address, &database);
+        config.create_per_minute = 1_000_000;
+        config.intents_per_second = 1_000_000;
+        let state = AppState::new(config, store);
         tokio::spawn(serve(listener, state, async {
             let _ = stopped.await;
         }));
