@@ -23,6 +23,11 @@ async fn main() -> ExitCode {
 }
 
 async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
+    // Every WebSocket is an open file: take as many as the system allows.
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(files) => tracing::info!(files, "open-file limit"),
+        Err(error) => tracing::warn!(%error, "could not raise the open-file limit"),
+    }
     let store = store::open(&config.database).await?;
     let listener = TcpListener::bind(config.listen).await?;
     let address = listener.local_addr()?;
