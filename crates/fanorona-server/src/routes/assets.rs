@@ -1,11 +1,20 @@
 //! The files of `web/`, embedded in the binary (without `web/test/`), with
-//! their content type and an ETag from their SHA-256.
+//! their content type, an ETag from their SHA-256, and a brotli or gzip
+//! body when the request's `Accept-Encoding` takes one.
+
+use std::{
+    borrow::Cow,
+    collections::HashMap,
+    io::Write,
+    sync::{Arc, LazyLock, Mutex, OnceLock, PoisonError},
+};
 
 use axum::{
+    body::Bytes,
     http::{header, HeaderMap, HeaderValue, StatusCode, Uri},
     response::{IntoResponse, Response},
 };
-use rust_embed::RustEmbed;
+use rust_embed::{EmbeddedFile, RustEmbed};
 
 /// The site's files, from `web/` at the repository root.
 #[derive(Debug, RustEmbed)]
@@ -14,6 +23,10 @@ use rust_embed::RustEmbed;
 #[allow_missing = true]
 pub struct Web;
 
+/// Files smaller than this go out as they are: compressing them saves a
+/// few bytes at most, less than a response header.
+const MIN_COMPRESSED_SIZE: usize = 256;
+
 /// Every path not routed elsewhere: a file of `web/`, or 404.
 pub(super) async fn static_file(uri: Uri, headers: HeaderMap) -> Response {
     respond::<Web>(uri.path(), &headers)
@@ -21,7 +34,8 @@ pub(super) async fn static_file(uri: Uri, headers: HeaderMap) -> Response {
 
 /// Answers a request for `path` from the embedded files `E`: `/` and paths
 /// ending in `/` mean `index.html`, and `/rules` may stand for `rules.html`.
-/// A matching `If-None-Match` gets 304.
+/// The body is compressed when `Accept-Encoding` allows it, and a matching
+/// `If-None-Match` gets 304.
 pub fn respond<E: RustEmbed>(path: &str, headers: &HeaderMap) -> Response {
     let mut name = path.trim_start_matches('/').to_owned();
     if name.is_empty() || name.ends_with('/') {
@@ -34,47 +48,70 @@ pub fn respond<E: RustEmbed>(path: &str, headers: &HeaderMap) -> Response {
             .flatten()
     });
     let Some(file) = file else {
-        return page_with_status::<E>("not-found.html", StatusCode::NOT_FOUND);
+        return page_with_status::<E>("not-found.html", StatusCode::NOT_FOUND, headers);
     };
-    let hash = file.metadata.sha256_hash();
-    let etag = format!(
-        "\"{}\"",
-        hash[..16]
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>()
-    );
-    let mime = file.metadata.mimetype().to_owned();
+    let (coding, body) = encode(&file, headers);
+    let etag = etag(&file, coding);
     let mut response = if matches_etag(headers, &etag) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
-        ([(header::CONTENT_TYPE, mime)], file.data).into_response()
+        encoded_response(&file, coding, body)
     };
     let out = response.headers_mut();
     if let Ok(value) = HeaderValue::from_str(&etag) {
         out.insert(header::ETAG, value);
     }
     out.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    out.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
     response
 }
 
 /// Serves the page `name` with `status` and no caching: the pages that
-/// explain a link that leads nowhere. Falls back to a line of text when the
-/// page is not embedded.
-pub(super) fn page_with_status<E: RustEmbed>(name: &str, status: StatusCode) -> Response {
+/// explain a link that leads nowhere, compressed as `headers` allow.
+/// Falls back to a line of text when the page is not embedded.
+pub(super) fn page_with_status<E: RustEmbed>(
+    name: &str,
+    status: StatusCode,
+    headers: &HeaderMap,
+) -> Response {
     let Some(file) = E::get(name) else {
         return (status, status.canonical_reason().unwrap_or("error")).into_response();
     };
+    let (coding, body) = encode(&file, headers);
+    let mut response = encoded_response(&file, coding, body);
+    *response.status_mut() = status;
+    let out = response.headers_mut();
+    out.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    out.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    response
+}
+
+/// A 200 answer with `body`, the file's content type and, for a
+/// compressed body, its `Content-Encoding`.
+fn encoded_response(file: &EmbeddedFile, coding: Coding, body: Bytes) -> Response {
     let mime = file.metadata.mimetype().to_owned();
-    (
-        status,
-        [
-            (header::CONTENT_TYPE, mime),
-            (header::CACHE_CONTROL, String::from("no-store")),
-        ],
-        file.data,
-    )
-        .into_response()
+    let mut response = ([(header::CONTENT_TYPE, mime)], body).into_response();
+    if let Some(token) = coding.token() {
+        response
+            .headers_mut()
+            .insert(header::CONTENT_ENCODING, HeaderValue::from_static(token));
+    }
+    response
+}
+
+/// The file's ETag: the first half of its SHA-256, and the coding of the
+/// body. Each coding has its own strong ETag rather than one weak ETag for
+/// all: a strong ETag names exact bytes, and the gzip, brotli and plain
+/// bodies are different bytes, so a cache or a range request must never
+/// take one for another. The browser sends back the ETag of the body it
+/// holds, which matches only an answer in the same coding.
+fn etag(file: &EmbeddedFile, coding: Coding) -> String {
+    let hash = file.metadata.sha256_hash();
+    let hex: String = hash[..16].iter().map(|b| format!("{b:02x}")).collect();
+    match coding.token() {
+        Some(token) => format!("\"{hex}-{token}\""),
+        None => format!("\"{hex}\""),
+    }
 }
 
 fn matches_etag(headers: &HeaderMap, etag: &str) -> bool {
@@ -87,6 +124,190 @@ fn matches_etag(headers: &HeaderMap, etag: &str) -> bool {
             let tag = tag.trim();
             tag == "*" || tag == etag || tag.strip_prefix("W/") == Some(etag)
         })
+}
+
+// ---- content codings ------------------------------------------------------
+
+/// A content coding of a body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Coding {
+    Brotli,
+    Gzip,
+    Identity,
+}
+
+impl Coding {
+    /// The codings in the order the server prefers them when the request
+    /// weighs them the same: brotli is the smaller.
+    const PREFERRED: [Coding; 3] = [Coding::Brotli, Coding::Gzip, Coding::Identity];
+
+    /// The `Content-Encoding` token; none for the plain body.
+    fn token(self) -> Option<&'static str> {
+        match self {
+            Coding::Brotli => Some("br"),
+            Coding::Gzip => Some("gzip"),
+            Coding::Identity => None,
+        }
+    }
+}
+
+/// The codings `Accept-Encoding` allows, best first, each with its weight
+/// (RFC 9110 §12.5.3). A coding not named takes the weight of `*`, or is
+/// refused without one. The plain body is acceptable unless refused by
+/// name or by `*;q=0`; when not named, it comes after every named coding.
+fn accepted(headers: &HeaderMap) -> Vec<Coding> {
+    let mut named: HashMap<String, f32> = HashMap::new();
+    let entries = headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','));
+    for entry in entries {
+        let mut parts = entry.split(';');
+        let token = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
+        if token.is_empty() {
+            continue;
+        }
+        let q = parts
+            .filter_map(|p| p.trim().strip_prefix("q="))
+            .find_map(|q| q.trim().parse::<f32>().ok())
+            .unwrap_or(1.0);
+        named.insert(token, q);
+    }
+    let star = named.get("*").copied();
+    let weight = |coding: Coding| -> f32 {
+        let by_name = match coding {
+            Coding::Brotli => named.get("br"),
+            Coding::Gzip => named.get("gzip").or_else(|| named.get("x-gzip")),
+            Coding::Identity => named.get("identity"),
+        };
+        match (by_name, coding) {
+            (Some(q), _) => *q,
+            // Acceptable, but after any coding the request names.
+            (None, Coding::Identity) => star.unwrap_or(f32::MIN_POSITIVE),
+            (None, _) => star.unwrap_or(0.0),
+        }
+    };
+    let mut codings: Vec<(Coding, f32)> = Coding::PREFERRED
+        .into_iter()
+        .map(|c| (c, weight(c)))
+        .filter(|&(_, q)| q > 0.0)
+        .collect();
+    // A stable sort keeps the server's order among equal weights.
+    codings.sort_by(|a, b| b.1.total_cmp(&a.1));
+    codings.into_iter().map(|(c, _)| c).collect()
+}
+
+/// The body to send for `file`: the first coding `headers` accept that the
+/// file has, else the plain bytes.
+fn encode(file: &EmbeddedFile, headers: &HeaderMap) -> (Coding, Bytes) {
+    if !compressible(file) {
+        return (Coding::Identity, plain(file));
+    }
+    let forms = forms_of(file);
+    for coding in accepted(headers) {
+        if coding == Coding::Identity {
+            break;
+        }
+        if let Some(body) = forms.get(coding, &file.data) {
+            return (coding, body);
+        }
+    }
+    (Coding::Identity, plain(file))
+}
+
+/// The file's own bytes, without a copy when they are embedded.
+fn plain(file: &EmbeddedFile) -> Bytes {
+    match &file.data {
+        Cow::Borrowed(data) => Bytes::from_static(data),
+        Cow::Owned(data) => Bytes::from(data.clone()),
+    }
+}
+
+/// Whether a file is worth compressing: text of some size. Images other
+/// than SVG, fonts and archives are compressed already.
+fn compressible(file: &EmbeddedFile) -> bool {
+    let mime = file.metadata.mimetype();
+    let text = mime.starts_with("text/")
+        || mime.contains("javascript")
+        || mime.contains("json")
+        || mime.contains("xml");
+    text && file.data.len() >= MIN_COMPRESSED_SIZE
+}
+
+/// The compressed bodies of one file, each made the first time it is
+/// asked for and kept for the life of the process; `None` when that
+/// coding does not make the file smaller.
+#[derive(Debug, Default)]
+struct Forms {
+    brotli: OnceLock<Option<Bytes>>,
+    gzip: OnceLock<Option<Bytes>>,
+}
+
+impl Forms {
+    /// The body of `data` in `coding`, compressing it on first use.
+    fn get(&self, coding: Coding, data: &[u8]) -> Option<Bytes> {
+        let (cell, compress): (_, Compressor) = match coding {
+            Coding::Brotli => (&self.brotli, brotli_best),
+            Coding::Gzip => (&self.gzip, gzip_best),
+            Coding::Identity => return None,
+        };
+        cell.get_or_init(|| match compress(data) {
+            Ok(out) if shrinks(data.len(), out.len()) => Some(Bytes::from(out)),
+            Ok(_) => None,
+            Err(error) => {
+                tracing::warn!(%error, ?coding, "cannot compress an embedded file");
+                None
+            }
+        })
+        .clone()
+    }
+}
+
+/// A function that compresses bytes in one coding.
+type Compressor = fn(&[u8]) -> std::io::Result<Vec<u8>>;
+
+/// The compressed bodies of every file served so far, by the SHA-256 of
+/// its content (so `/rules` and `/rules.html` share theirs).
+static FORMS: LazyLock<Mutex<HashMap<[u8; 32], Arc<Forms>>>> = LazyLock::new(Mutex::default);
+
+/// The compressed bodies of `file`. The map is locked only to find them:
+/// the compression itself runs outside it, once per file and coding.
+fn forms_of(file: &EmbeddedFile) -> Arc<Forms> {
+    let mut forms = FORMS.lock().unwrap_or_else(PoisonError::into_inner);
+    forms
+        .entry(file.metadata.sha256_hash())
+        .or_default()
+        .clone()
+}
+
+/// Whether a compressed body is worth its coding: a tenth smaller at least.
+fn shrinks(plain: usize, compressed: usize) -> bool {
+    compressed.saturating_add(plain / 10) <= plain
+}
+
+/// Brotli at its best quality: slow, but done once. The window is the
+/// smallest that holds the whole file (a window of `2^lgwin - 16` bytes,
+/// 2^10 to 2^22), which compresses as well as a larger one in less memory.
+fn brotli_best(data: &[u8]) -> std::io::Result<Vec<u8>> {
+    let bits = usize::BITS - data.len().saturating_add(16).leading_zeros();
+    let params = brotli::enc::BrotliEncoderParams {
+        quality: 11,
+        lgwin: i32::try_from(bits.clamp(10, 22)).unwrap_or(22),
+        size_hint: data.len(),
+        ..Default::default()
+    };
+    let mut out = Vec::with_capacity(data.len() / 3);
+    brotli::BrotliCompress(&mut &data[..], &mut out, &params)?;
+    Ok(out)
+}
+
+/// Gzip at level 9: slow, but done once.
+fn gzip_best(data: &[u8]) -> std::io::Result<Vec<u8>> {
+    let out = Vec::with_capacity(data.len() / 3);
+    let mut encoder = flate2::write::GzEncoder::new(out, flate2::Compression::best());
+    encoder.write_all(data)?;
+    encoder.finish()
 }
 
 #[cfg(test)]
@@ -144,5 +365,52 @@ mod tests {
         let mut other = HeaderMap::new();
         other.insert(header::IF_NONE_MATCH, HeaderValue::from_static("\"nope\""));
         assert_eq!(get("/css/site.css", &other).status(), StatusCode::OK);
+    }
+
+    fn accept(value: &'static str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::ACCEPT_ENCODING, HeaderValue::from_static(value));
+        headers
+    }
+
+    #[test]
+    fn accept_encoding_orders_the_codings_by_weight() {
+        use Coding::{Brotli, Gzip, Identity};
+        assert_eq!(accepted(&HeaderMap::new()), [Identity]);
+        assert_eq!(
+            accepted(&accept("gzip, deflate, br, zstd")),
+            [Brotli, Gzip, Identity]
+        );
+        assert_eq!(accepted(&accept("gzip")), [Gzip, Identity]);
+        assert_eq!(
+            accepted(&accept("GZIP;q=0.5, br;q=0.8")),
+            [Brotli, Gzip, Identity]
+        );
+        assert_eq!(accepted(&accept("gzip;q=0.5, identity")), [Identity, Gzip]);
+        assert_eq!(accepted(&accept("gzip;q=0, br;q=0")), [Identity]);
+        assert_eq!(accepted(&accept("identity")), [Identity]);
+        assert_eq!(accepted(&accept("*")), [Brotli, Gzip, Identity]);
+        assert_eq!(accepted(&accept("*;q=0, gzip")), [Gzip]);
+        assert_eq!(accepted(&accept("br;q=0, *")), [Gzip, Identity]);
+    }
+
+    #[test]
+    fn each_coding_has_its_own_etag() {
+        let file = Web::get("js/state.js").expect("an embedded file");
+        let tags = Coding::PREFERRED.map(|c| etag(&file, c));
+        assert!(tags[0].ends_with("-br\"") && tags[1].ends_with("-gzip\""));
+        assert_ne!(tags[0], tags[2]);
+        assert_ne!(tags[1], tags[2]);
+    }
+
+    #[test]
+    fn tiny_files_and_images_are_not_compressed() {
+        let any = accept("gzip, br");
+        let tiny = get("/css/site.css", &any);
+        assert!(!tiny.headers().contains_key(header::CONTENT_ENCODING));
+        let big = respond::<Web>("/js/state.js", &any);
+        assert_eq!(big.headers()[header::CONTENT_ENCODING], "br");
+        assert!(!shrinks(1000, 950));
+        assert!(shrinks(1000, 300));
     }
 }

@@ -43,7 +43,7 @@ pub(super) async fn game(
 ) -> Response {
     match game_page(&id, query, &state, jar, &headers).await {
         Ok(response) => response,
-        Err(error) => message_page(&error),
+        Err(error) => message_page(&error, &headers),
     }
 }
 
@@ -111,11 +111,11 @@ async fn carry_rematch_seat(
 }
 
 /// A small page that explains an error in words, with a way on.
-fn message_page(error: &AppError) -> Response {
+fn message_page(error: &AppError, headers: &HeaderMap) -> Response {
     let (page, status) = match error {
         AppError::GameNotFound => ("not-found.html", StatusCode::NOT_FOUND),
         AppError::InvitationExpired => ("expired.html", StatusCode::GONE),
         e => ("error.html", e.status()),
     };
-    assets::page_with_status::<assets::Web>(page, status)
+    assets::page_with_status::<assets::Web>(page, status, headers)
 }

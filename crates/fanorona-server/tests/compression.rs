@@ -1,0 +1,280 @@
+//! Compressed answers over real HTTP: the embedded files and pages go out
+//! in brotli or gzip when the request takes it, as they are otherwise, and
+//! revalidate with the ETag of the coding they were sent in. The JSON API
+//! and the WebSocket are never compressed.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::{io::Read, sync::Arc, time::Duration};
+
+use common::{start, start_in, TestServer, Ws, WAIT};
+use reqwest::{header, StatusCode};
+use serde_json::json;
+
+/// The file `web/{name}` as it is in the repository.
+fn web_file(name: &str) -> Vec<u8> {
+    let path = format!("{}/../../web/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// An answer's status, `Content-Encoding`, `Vary`, `ETag` and raw body.
+struct Answer {
+    status: StatusCode,
+    encoding: Option<String>,
+    vary: Option<String>,
+    etag: Option<String>,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    /// The body with its content coding undone.
+    fn decoded(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        match self.encoding.as_deref() {
+            None => out.clone_from(&self.body),
+            Some("gzip") => {
+                flate2::read::GzDecoder::new(&self.body[..])
+                    .read_to_end(&mut out)
+                    .unwrap();
+            }
+            Some("br") => {
+                brotli::Decompressor::new(&self.body[..], 4096)
+                    .read_to_end(&mut out)
+                    .unwrap();
+            }
+            Some(other) => panic!("unexpected Content-Encoding {other}"),
+        }
+        out
+    }
+}
+
+/// GETs `path` with the given request headers, following no redirect.
+async fn get(server: &TestServer, path: &str, headers: &[(header::HeaderName, &str)]) -> Answer {
+    let mut req = server.http.get(server.url(path));
+    for (name, value) in headers {
+        req = req.header(name, *value);
+    }
+    let resp = tokio::time::timeout(WAIT, req.send())
+        .await
+        .unwrap()
+        .unwrap();
+    let text = |name| {
+        resp.headers()
+            .get(name)
+            .map(|v: &header::HeaderValue| v.to_str().unwrap().to_owned())
+    };
+    Answer {
+        status: resp.status(),
+        encoding: text(header::CONTENT_ENCODING),
+        vary: text(header::VARY),
+        etag: text(header::ETAG),
+        body: resp.bytes().await.unwrap().to_vec(),
+    }
+}
+
+fn accepting(value: &str) -> [(header::HeaderName, &str); 1] {
+    [(header::ACCEPT_ENCODING, value)]
+}
+
+fn assert_varies(what: &str, answer: &Answer) {
+    let vary = answer.vary.as_deref().unwrap_or_default().to_lowercase();
+    assert!(vary.contains("accept-encoding"), "{what}: Vary is {vary:?}");
+}
+
+/// The files of the game page: its HTML, styles and every script.
+const GAME_PAGE_FILES: [&str; 6] = [
+    "game.html",
+    "css/site.css",
+    "css/board.css",
+    "js/main.js",
+    "js/state.js",
+    "js/render.js",
+];
+
+#[tokio::test]
+async fn gzip_asked_gives_gzip_that_decodes_to_the_file() {
+    let server = start().await;
+    for name in GAME_PAGE_FILES {
+        let answer = get(&server, &format!("/{name}"), &accepting("gzip")).await;
+        assert_eq!(answer.status, StatusCode::OK, "{name}");
+        assert_eq!(answer.encoding.as_deref(), Some("gzip"), "{name}");
+        assert_varies(name, &answer);
+        let file = web_file(name);
+        assert!(answer.body.len() < file.len(), "{name} did not shrink");
+        assert_eq!(answer.decoded(), file, "{name}");
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn brotli_is_preferred_when_the_browser_takes_both() {
+    let server = start().await;
+    let browser = accepting("gzip, deflate, br, zstd");
+    for name in GAME_PAGE_FILES {
+        let answer = get(&server, &format!("/{name}"), &browser).await;
+        assert_eq!(answer.encoding.as_deref(), Some("br"), "{name}");
+        assert_eq!(answer.decoded(), web_file(name), "{name}");
+        let gzip = get(&server, &format!("/{name}"), &accepting("gzip")).await;
+        assert!(answer.body.len() <= gzip.body.len(), "{name}");
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn every_embedded_file_decodes_to_itself_in_every_coding() {
+    let server = start().await;
+    for name in fanorona_server::routes::Web::iter() {
+        for accept in [None, Some("gzip"), Some("br"), Some("gzip, br")] {
+            let headers = accept.map(accepting);
+            let answer = get(
+                &server,
+                &format!("/{name}"),
+                headers.as_ref().map_or(&[], |h| h),
+            )
+            .await;
+            assert_eq!(answer.status, StatusCode::OK, "{name} {accept:?}");
+            assert_varies(&name, &answer);
+            if accept.is_none() {
+                assert_eq!(answer.encoding, None, "{name}");
+            }
+            assert_eq!(answer.decoded(), web_file(&name), "{name} {accept:?}");
+        }
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn no_accept_encoding_gets_the_file_as_it_is() {
+    let server = start().await;
+    for name in GAME_PAGE_FILES {
+        let answer = get(&server, &format!("/{name}"), &[]).await;
+        assert_eq!(answer.status, StatusCode::OK, "{name}");
+        assert_eq!(answer.encoding, None, "{name}");
+        assert_varies(name, &answer);
+        assert_eq!(answer.body, web_file(name), "{name}");
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn refused_or_unnamed_codings_are_not_used() {
+    let server = start().await;
+    for accept in [
+        "gzip;q=0",
+        "identity",
+        "gzip;q=0, br;q=0",
+        "deflate",
+        "*;q=0",
+    ] {
+        let answer = get(&server, "/js/state.js", &accepting(accept)).await;
+        assert_eq!(answer.status, StatusCode::OK, "{accept}");
+        assert_eq!(answer.encoding, None, "{accept}");
+        assert_varies(accept, &answer);
+        assert_eq!(answer.body, web_file("js/state.js"), "{accept}");
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_compressed_answer_revalidates_with_its_own_etag() {
+    let server = start().await;
+    for coding in ["gzip", "br"] {
+        let first = get(&server, "/js/main.js", &accepting(coding)).await;
+        assert_eq!(first.encoding.as_deref(), Some(coding));
+        let etag = first.etag.clone().expect("an ETag");
+        let again = get(
+            &server,
+            "/js/main.js",
+            &[
+                (header::ACCEPT_ENCODING, coding),
+                (header::IF_NONE_MATCH, &etag),
+            ],
+        )
+        .await;
+        assert_eq!(again.status, StatusCode::NOT_MODIFIED, "{coding}");
+        assert!(again.body.is_empty(), "{coding}");
+        assert_eq!(again.etag.as_deref(), Some(etag.as_str()), "{coding}");
+        assert_varies(coding, &again);
+        // The plain body is other bytes: the compressed body's ETag does
+        // not stand for it.
+        let plain = get(&server, "/js/main.js", &[(header::IF_NONE_MATCH, &etag)]).await;
+        assert_eq!(plain.status, StatusCode::OK, "{coding}");
+        assert_eq!(plain.encoding, None, "{coding}");
+        assert_ne!(plain.etag, first.etag, "{coding}");
+        assert_eq!(plain.body, web_file("js/main.js"), "{coding}");
+    }
+    server.stop().await;
+}
+
+async fn assert_compressed_page(server: &TestServer, path: &str, status: StatusCode, file: &str) {
+    let answer = get(server, path, &accepting("gzip")).await;
+    assert_eq!(answer.status, status, "{path}");
+    assert_eq!(answer.encoding.as_deref(), Some("gzip"), "{path}");
+    assert_varies(path, &answer);
+    assert_eq!(answer.decoded(), web_file(file), "{path}");
+}
+
+#[tokio::test]
+async fn pages_and_error_pages_are_compressed() {
+    let server = start().await;
+    let (id, ..) = server.two_player_game(None).await;
+    let pages = [
+        ("/".to_owned(), StatusCode::OK, "index.html"),
+        ("/rules".to_owned(), StatusCode::OK, "rules.html"),
+        (format!("/g/{id}"), StatusCode::OK, "game.html"),
+        (
+            "/g/NoSuchGame".to_owned(),
+            StatusCode::NOT_FOUND,
+            "not-found.html",
+        ),
+        (
+            "/no/such/file.js".to_owned(),
+            StatusCode::NOT_FOUND,
+            "not-found.html",
+        ),
+    ];
+    for (path, status, file) in pages {
+        assert_compressed_page(&server, &path, status, file).await;
+    }
+    server.stop().await;
+    // Invitations that expire at once: an open game's link is expired.
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let server = start_in(dir, |c| c.invite_ttl = Duration::ZERO).await;
+    let (open, _) = server.create(json!({ "first": "me" })).await;
+    let path = format!("/g/{}", open["game_id"].as_str().unwrap());
+    assert_compressed_page(&server, &path, StatusCode::GONE, "expired.html").await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_api_and_the_websocket_are_not_compressed() {
+    let server = start().await;
+    let (id, white, _) = server.two_player_game(None).await;
+    let answer = get(&server, &format!("/api/games/{id}"), &accepting("gzip, br")).await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_eq!(answer.encoding, None);
+    let state: serde_json::Value = serde_json::from_slice(&answer.body).unwrap();
+    assert_eq!(state["game_id"], id.as_str());
+    let created = server
+        .http
+        .post(server.url("/api/games"))
+        .header(header::ACCEPT_ENCODING, "gzip, br")
+        .json(&json!({ "first": "me" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status(), StatusCode::CREATED);
+    assert!(!created.headers().contains_key(header::CONTENT_ENCODING));
+    let bearer = format!("Bearer {white}");
+    let mut ws = Ws::connect_headers(
+        &server,
+        &id,
+        &[("authorization", &bearer), ("accept-encoding", "gzip, br")],
+    )
+    .await;
+    let (_, state) = ws.state_where(|_| true).await;
+    assert_eq!(state["game_id"], id.as_str());
+    ws.close().await;
+    server.stop().await;
+}
