@@ -86,6 +86,12 @@ pub struct RunArgs {
     #[arg(long)]
     pub csv: Option<PathBuf>,
 
+    /// Write every step of the relay window to this CSV file
+    /// (`completed_us,latency_us`, time counted from the window's start),
+    /// to see when slow steps happen.
+    #[arg(long)]
+    pub trace: Option<PathBuf>,
+
     /// A label for the CSV lines, like the commit measured.
     #[arg(long, default_value = "")]
     pub label: String,

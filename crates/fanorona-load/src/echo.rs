@@ -128,6 +128,11 @@ pub async fn run_pair(ctx: Arc<EchoCtx>, mut phase: watch::Receiver<Phase>) {
         tokio::select! {
             changed = phase.changed() => {
                 if changed.is_err() || *phase.borrow() == Phase::Stop { break; }
+                // Spread the first messages over an interval from the
+                // window's start (see `game::play`).
+                if let Pace::Open(interval) = ctx.pace {
+                    due = Instant::now() + interval.mul_f64(rng.f64());
+                }
                 continue;
             }
             () = sleep_until(due), if measuring => {}

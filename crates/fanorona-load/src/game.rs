@@ -254,8 +254,16 @@ async fn play(
         };
         match event {
             Event::Phase => {
-                if *phase.borrow() == Phase::Stop {
+                let now = *phase.borrow();
+                if now == Phase::Stop {
                     break;
+                }
+                // A first step drawn when the game was set up may have
+                // fallen due during the ramp: draw it again from the
+                // window's start, or every game of the ramp would step at
+                // once when the window opens.
+                if let (Phase::Measure, Pace::Open(interval)) = (now, ctx.pace) {
+                    due = Instant::now() + interval.mul_f64(rng.f64());
                 }
             }
             Event::Frame(i, frame) => {

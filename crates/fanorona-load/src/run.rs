@@ -67,6 +67,14 @@ pub async fn run(args: RunArgs) -> Result<(), Box<dyn Error>> {
     };
     let relay = relay_phase(&args, targets, pid, pace).await?;
     report::print(&relay, None);
+    if let Some(path) = &args.trace {
+        write_trace(path, &relay.snapshot.trace)?;
+        eprintln!(
+            "relay: {} steps traced in {}",
+            relay.snapshot.trace.len(),
+            path.display()
+        );
+    }
     let echo = if args.no_echo {
         None
     } else {
@@ -80,6 +88,17 @@ pub async fn run(args: RunArgs) -> Result<(), Box<dyn Error>> {
         report::append_csv(path, &args.label, &relay, echo.as_ref())?;
     }
     Ok(())
+}
+
+/// Writes the steps of a window as CSV: `completed_us,latency_us`.
+fn write_trace(path: &std::path::Path, trace: &[(u64, u64)]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+    writeln!(out, "completed_us,latency_us")?;
+    for (at, latency) in trace {
+        writeln!(out, "{at},{latency}")?;
+    }
+    out.flush()
 }
 
 /// Raises this process's open-file limit as far as allowed; returns it.
@@ -96,7 +115,11 @@ async fn relay_phase(
     pid: u32,
     pace: Pace,
 ) -> Result<PhaseResult, Box<dyn Error>> {
-    let stats = Arc::new(Stats::new());
+    let stats = Arc::new(if args.trace.is_some() {
+        Stats::with_trace()
+    } else {
+        Stats::new()
+    });
     let http = reqwest::Client::builder()
         .pool_max_idle_per_host(args.setup_concurrency)
         .timeout(Duration::from_secs(30))

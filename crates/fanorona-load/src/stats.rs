@@ -6,7 +6,7 @@ use std::{
         atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering},
         Mutex, PoisonError,
     },
-    time::Duration,
+    time::{Duration, Instant},
 };
 
 use hdrhistogram::Histogram;
@@ -35,6 +35,11 @@ struct Inner {
     disconnects: BTreeMap<String, u64>,
     message_bytes: u64,
     messages: u64,
+    /// When the window opened, for the trace.
+    window_start: Option<Instant>,
+    /// Every step of the window when tracing: when it completed after the
+    /// window opened, and its latency, both in microseconds.
+    trace: Option<Vec<(u64, u64)>>,
 }
 
 /// The counters at the end of the measured window.
@@ -50,6 +55,9 @@ pub struct Snapshot {
     pub disconnects: BTreeMap<String, u64>,
     /// Mean size of the state (or echo) messages received, in bytes.
     pub mean_message_bytes: u64,
+    /// Each step of the window, when tracing: its completion time after
+    /// the window opened and its latency, in microseconds, in order.
+    pub trace: Vec<(u64, u64)>,
 }
 
 impl Default for Stats {
@@ -76,8 +84,17 @@ impl Stats {
                 disconnects: BTreeMap::new(),
                 message_bytes: 0,
                 messages: 0,
+                window_start: None,
+                trace: None,
             }),
         }
+    }
+
+    /// Empty counters that also keep every step of the window.
+    pub fn with_trace() -> Stats {
+        let stats = Stats::new();
+        stats.lock().trace = Some(Vec::new());
+        stats
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
@@ -86,6 +103,9 @@ impl Stats {
 
     /// Starts or stops counting steps and latencies.
     pub fn set_recording(&self, on: bool) {
+        if on {
+            self.lock().window_start = Some(Instant::now());
+        }
         self.recording.store(on, Ordering::SeqCst);
     }
 
@@ -103,6 +123,10 @@ impl Stats {
         let mut inner = self.lock();
         inner.latency.saturating_record(micros.max(1));
         inner.steps += 1;
+        if let (Some(start), Some(trace)) = (inner.window_start, inner.trace.as_mut()) {
+            let at = u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX);
+            trace.push((at, micros));
+        }
     }
 
     /// Counts a received message of `bytes`.
@@ -147,6 +171,7 @@ impl Stats {
             errors: inner.errors.clone(),
             disconnects: inner.disconnects.clone(),
             mean_message_bytes: inner.message_bytes.checked_div(inner.messages).unwrap_or(0),
+            trace: inner.trace.clone().unwrap_or_default(),
         }
     }
 }
@@ -168,6 +193,20 @@ mod tests {
         assert_eq!(snap.steps, 2);
         assert_eq!(snap.latency_us[0], 100);
         assert!(snap.latency_us[3] >= 300 && snap.latency_us[3] < 301);
+    }
+
+    #[test]
+    fn a_trace_keeps_each_step_of_the_window_in_order() {
+        let stats = Stats::with_trace();
+        stats.step(Duration::from_millis(50));
+        stats.set_recording(true);
+        stats.step(Duration::from_micros(100));
+        stats.step(Duration::from_micros(300));
+        stats.set_recording(false);
+        let trace = stats.snapshot().trace;
+        assert_eq!(trace.iter().map(|t| t.1).collect::<Vec<_>>(), [100, 300]);
+        assert!(trace[0].0 <= trace[1].0);
+        assert!(Stats::new().snapshot().trace.is_empty());
     }
 
     #[test]
