@@ -33,10 +33,18 @@ const els = panelElements(document);
 const board = createBoard(document.getElementById('board'), { label: t('game.boardLabel') });
 const live = document.getElementById('live');
 
+// Set once, when the board first shows a position from the server: the
+// end of the first load that web/perf/first-load.mjs measures.
+let boardDrawn = false;
+
 const draw = createScheduler(() => {
   renderBoard(board, boardView(state, hover), t);
   renderDrag(board, drag);
   renderPanel(els, state, t, ui);
+  if (!boardDrawn && state.game) {
+    boardDrawn = true;
+    performance.mark('board-drawn');
+  }
 });
 
 /** Replaces the state and asks for a redraw. */

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startServer, launchBrowser, phoneContext, watchedPage, shot, noSidewaysScroll, waitText,
-  tapPoint, waitMoves, createGame, contrastRatio,
+  tapPoint, waitMoves, waitBoard, createGame, contrastRatio,
 } from './harness.js';
 
 let server;
@@ -84,6 +84,35 @@ test('an unknown game link shows a friendly page with a way to a new game', asyn
   await shot(page, 'not-found-360', { fullPage: true });
   await link.click();
   await page.waitForSelector('#start');
+  await context.close();
+});
+
+test('the game page marks its first drawn board once, and its files come compressed', async () => {
+  const created = await createGame(server.url, { first: 'me' });
+  const context = await phoneContext(browser);
+  const { page, errors } = await watchedPage(context, server.url);
+  const codings = new Map();
+  page.on('response', (r) => {
+    if (r.status() === 200) codings.set(new URL(r.url()).pathname, r.headers()['content-encoding']);
+  });
+  await page.goto(created.seat_link);
+  await waitBoard(page, 'BBBBBBBBB/BBBBBBBBB/BWBW.BWBW/WWWWWWWWW/WWWWWWWWW');
+  const marks = () => page.evaluate(() => performance.getEntriesByName('board-drawn', 'mark').map((m) => m.startTime));
+  const [drawn, ...more] = await marks();
+  assert.deepEqual(more, [], 'one mark');
+  const [nav] = await page.evaluate(() => performance.getEntriesByType('navigation').map((n) => n.toJSON()));
+  assert.ok(drawn > nav.responseStart, `the mark (${drawn} ms) comes after the page arrived (${nav.responseStart} ms)`);
+  // Redraws after the first one leave the mark alone.
+  await page.click('#sound');
+  await page.waitForSelector('#sound[aria-pressed="false"]');
+  await page.click('#flip');
+  assert.equal((await marks()).length, 1);
+
+  const files = [`/g/${created.game_id}`, '/css/site.css', '/css/board.css', '/js/main.js', '/js/state.js', '/js/render.js'];
+  for (const file of files) {
+    assert.ok(['br', 'gzip'].includes(codings.get(file)), `${file} came with Content-Encoding ${codings.get(file)}`);
+  }
+  assert.deepEqual(errors, []);
   await context.close();
 });
 
