@@ -1,6 +1,7 @@
 //! The SQLite backend: one database file in WAL mode, migrated at start.
 //! Reads use a small pool of connections; every write goes through the one
-//! writing connection of [`writer`], which commits them in batches.
+//! writing connection of [`writer`], on its own thread, which commits them
+//! in batches.
 
 mod writer;
 
@@ -14,10 +15,7 @@ use sqlx::{
 };
 
 use self::writer::{Write, Writer};
-use super::{
-    color_text, corrupt, decode_action, encode_action, parse_color, GameRow, Store, StoreError,
-    StoredGame,
-};
+use super::{corrupt, decode_action, parse_color, GameRow, Store, StoreError, StoredGame};
 use crate::{
     game::Action,
     ids::{GameId, SecretHash},
@@ -68,7 +66,7 @@ impl SqliteStore {
             .connect_with(options.clone())
             .await?;
         sqlx::migrate!("migrations/sqlite").run(&pool).await?;
-        let writer = Writer::start(&options).await?;
+        let writer = Writer::start(options.get_filename())?;
         Ok(SqliteStore { pool, writer })
     }
 }
@@ -97,48 +95,6 @@ const INSERT_GAME: &str = "INSERT INTO games (id, created_at, start_position, cr
 
 const INSERT_ACTION: &str = "INSERT INTO actions (game_id, seq, player, kind, step, created_at) \
      VALUES ($1, $2, $3, $4, $5, $6)";
-
-async fn insert_game<'e, E>(executor: E, row: &GameRow) -> Result<(), StoreError>
-where
-    E: sqlx::Executor<'e, Database = sqlx::Sqlite>,
-{
-    sqlx::query(INSERT_GAME)
-        .bind(row.id.as_str())
-        .bind(row.created_at)
-        .bind(&row.start_position)
-        .bind(color_text(row.creator))
-        .bind(hash_text(&row.seats.white))
-        .bind(hash_text(&row.seats.black))
-        .bind(row.invite.to_hex())
-        .bind(row.rematch_of.as_ref().map(GameId::as_str))
-        .bind(row.next_game.as_ref().map(GameId::as_str))
-        .execute(executor)
-        .await?;
-    Ok(())
-}
-
-async fn insert_action<'e, E>(
-    executor: E,
-    id: &GameId,
-    seq: u64,
-    action: &Action,
-) -> Result<(), StoreError>
-where
-    E: sqlx::Executor<'e, Database = sqlx::Sqlite>,
-{
-    let (kind, step) = encode_action(action);
-    let seq = i64::try_from(seq).map_err(|_| corrupt("action number overflow".into()))?;
-    sqlx::query(INSERT_ACTION)
-        .bind(id.as_str())
-        .bind(seq)
-        .bind(color_text(action.by))
-        .bind(kind)
-        .bind(step)
-        .bind(now())
-        .execute(executor)
-        .await?;
-    Ok(())
-}
 
 fn read_row(row: &sqlx::sqlite::SqliteRow) -> Result<GameRow, StoreError> {
     let id: String = row.try_get("id")?;

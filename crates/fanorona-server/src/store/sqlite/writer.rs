@@ -4,16 +4,23 @@
 //! SQLite allows one writer at a time: one connection that writes in
 //! batches replaces many that wait for each other's lock, and one `fsync`
 //! serves a whole batch.
+//!
+//! The connection lives on its own thread and is used synchronously
+//! (rusqlite, over the same SQLite library as the reading pool): a batch
+//! costs one wake-up of that thread and one answer per caller, where an
+//! async driver would hand every statement to its worker thread and back.
+
+use std::{path::Path, thread, time::Duration};
 
 use fanorona::Color;
-use sqlx::{sqlite::SqliteConnectOptions, Connection, SqliteConnection};
+use rusqlite::{ffi, params, Connection, ErrorCode, OpenFlags, Transaction};
 use tokio::sync::{mpsc, oneshot};
 
-use super::{insert_action, insert_game};
+use super::{hash_text, INSERT_ACTION, INSERT_GAME};
 use crate::{
     game::Action,
     ids::{GameId, SecretHash},
-    store::{GameRow, StoreError},
+    store::{color_text, corrupt, encode_action, GameRow, StoreError},
 };
 
 /// At most this many writes share one commit.
@@ -21,6 +28,10 @@ const BATCH: usize = 256;
 
 /// How many writes may wait for the writer before callers wait to queue.
 const QUEUE: usize = 4096;
+
+/// How long a write waits for a lock held by another connection (a
+/// checkpoint, or another process reading the file) before failing.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// One write of the store.
 #[derive(Debug)]
@@ -56,7 +67,7 @@ struct Job {
     reply: oneshot::Sender<Result<u64, StoreError>>,
 }
 
-/// The queue of the writing task.
+/// The queue of the writing thread.
 #[derive(Clone, Debug)]
 pub(super) struct Writer {
     tx: mpsc::Sender<Job>,
@@ -66,13 +77,48 @@ fn stopped() -> StoreError {
     StoreError::Other("the database writer has stopped".into())
 }
 
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> StoreError {
+        match &e {
+            rusqlite::Error::SqliteFailure(failure, _)
+                if failure.code == ErrorCode::ConstraintViolation
+                    && matches!(
+                        failure.extended_code,
+                        ffi::SQLITE_CONSTRAINT_PRIMARYKEY | ffi::SQLITE_CONSTRAINT_UNIQUE
+                    ) =>
+            {
+                StoreError::Conflict
+            }
+            _ => StoreError::Other(Box::new(e)),
+        }
+    }
+}
+
 impl Writer {
-    /// Opens the writing connection and starts its task, which ends when
-    /// the last handle is dropped.
-    pub(super) async fn start(options: &SqliteConnectOptions) -> Result<Writer, StoreError> {
-        let conn = SqliteConnection::connect_with(options).await?;
+    /// Opens the writing connection on the database file at `path` (which
+    /// exists and is migrated) and starts its thread, which ends when the
+    /// last handle is dropped.
+    pub(super) fn start(path: &Path) -> Result<Writer, StoreError> {
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        // WAL is a property of the file, set when it was created; these
+        // two belong to the connection.
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        let mode: String = conn.pragma_query_value(None, "journal_mode", |row| row.get(0))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(corrupt(format!(
+                "the database is in {mode} mode, expected wal"
+            )));
+        }
         let (tx, rx) = mpsc::channel(QUEUE);
-        tokio::spawn(run(conn, rx));
+        thread::Builder::new()
+            .name("db-writer".into())
+            .spawn(move || run(conn, rx))
+            .map_err(|e| StoreError::Other(Box::new(e)))?;
         Ok(Writer { tx })
     }
 
@@ -88,12 +134,21 @@ impl Writer {
     }
 }
 
-async fn run(mut conn: SqliteConnection, mut rx: mpsc::Receiver<Job>) {
+/// The writing thread: waits for a write, takes whatever else is queued,
+/// commits, answers; until every handle is gone.
+fn run(mut conn: Connection, mut rx: mpsc::Receiver<Job>) {
     let mut jobs = Vec::with_capacity(BATCH);
-    while rx.recv_many(&mut jobs, BATCH).await > 0 {
-        commit(&mut conn, &mut jobs).await;
+    while let Some(job) = rx.blocking_recv() {
+        jobs.push(job);
+        while jobs.len() < BATCH {
+            match rx.try_recv() {
+                Ok(job) => jobs.push(job),
+                Err(_) => break,
+            }
+        }
+        commit(&mut conn, &mut jobs);
     }
-    if let Err(error) = conn.close().await {
+    if let Err((_, error)) = conn.close() {
         tracing::warn!(%error, "closing the database writer");
     }
 }
@@ -101,8 +156,8 @@ async fn run(mut conn: SqliteConnection, mut rx: mpsc::Receiver<Job>) {
 /// Commits the batch `jobs` (emptying it) and answers each caller. When the
 /// batch as a whole fails, each write is tried again alone, so that one bad
 /// write fails only its own caller.
-async fn commit(conn: &mut SqliteConnection, jobs: &mut Vec<Job>) {
-    let error = match transaction(conn, jobs).await {
+fn commit(conn: &mut Connection, jobs: &mut Vec<Job>) {
+    let error = match transaction(conn, jobs) {
         Ok(results) => {
             for (job, result) in jobs.drain(..).zip(results) {
                 let _ = job.reply.send(result);
@@ -120,7 +175,6 @@ async fn commit(conn: &mut SqliteConnection, jobs: &mut Vec<Job>) {
     tracing::warn!(%error, writes = jobs.len(), "batch failed: writing one by one");
     for job in jobs.drain(..) {
         let result = transaction(conn, std::slice::from_ref(&job))
-            .await
             .and_then(|mut results| results.pop().unwrap_or_else(|| Err(stopped())));
         let _ = job.reply.send(result);
     }
@@ -128,113 +182,121 @@ async fn commit(conn: &mut SqliteConnection, jobs: &mut Vec<Job>) {
 
 /// Runs every write of `jobs` in one transaction. A write refused for a
 /// conflict changes nothing and gets its own error, the others go on; any
-/// other error rolls the whole transaction back.
-async fn transaction(
-    conn: &mut SqliteConnection,
+/// other error rolls the whole transaction back (dropping an uncommitted
+/// transaction rolls it back).
+fn transaction(
+    conn: &mut Connection,
     jobs: &[Job],
 ) -> Result<Vec<Result<u64, StoreError>>, StoreError> {
-    let mut tx = conn.begin().await?;
+    let mut tx = conn.transaction()?;
     let mut results = Vec::with_capacity(jobs.len());
     for job in jobs {
-        match apply(&mut tx, &job.write).await {
-            Err(StoreError::Other(error)) => {
-                if let Err(rollback) = tx.rollback().await {
-                    tracing::warn!(error = %rollback, "rolling back a failed batch");
-                }
-                return Err(StoreError::Other(error));
-            }
+        match apply(&mut tx, &job.write) {
+            Err(StoreError::Other(error)) => return Err(StoreError::Other(error)),
             result => results.push(result),
         }
     }
-    tx.commit().await?;
+    tx.commit()?;
     Ok(results)
 }
 
-async fn apply(conn: &mut SqliteConnection, write: &Write) -> Result<u64, StoreError> {
+fn apply(tx: &mut Transaction<'_>, write: &Write) -> Result<u64, StoreError> {
     match write {
-        Write::Game(row) => insert_game(&mut *conn, row).await.map(|()| 1),
-        Write::Seat { id, color, seat } => claim_seat(conn, id, *color, seat).await,
-        Write::Action { id, seq, action } => insert_action(&mut *conn, id, *seq, action)
-            .await
-            .map(|()| 1),
+        Write::Game(row) => insert_game(tx, row).map(|()| 1),
+        Write::Seat { id, color, seat } => claim_seat(tx, id, *color, seat),
+        Write::Action { id, seq, action } => insert_action(tx, id, *seq, action).map(|()| 1),
         Write::Rematch {
             id,
             seq,
             action,
             next,
-        } => rematch(conn, id, *seq, action, next).await,
+        } => rematch(tx, id, *seq, action, next),
         Write::DeleteExpired { created_before } => {
-            let done = sqlx::query(DELETE_EXPIRED)
-                .bind(created_before)
-                .execute(&mut *conn)
-                .await?;
-            Ok(done.rows_affected())
+            let done = tx
+                .prepare_cached(DELETE_EXPIRED)?
+                .execute(params![created_before])?;
+            Ok(done as u64)
         }
     }
 }
 
-async fn claim_seat(
-    conn: &mut SqliteConnection,
+fn insert_game(conn: &Connection, row: &GameRow) -> Result<(), StoreError> {
+    conn.prepare_cached(INSERT_GAME)?.execute(params![
+        row.id.as_str(),
+        row.created_at,
+        &row.start_position,
+        color_text(row.creator),
+        hash_text(&row.seats.white),
+        hash_text(&row.seats.black),
+        row.invite.to_hex(),
+        row.rematch_of.as_ref().map(GameId::as_str),
+        row.next_game.as_ref().map(GameId::as_str),
+    ])?;
+    Ok(())
+}
+
+fn insert_action(
+    conn: &Connection,
+    id: &GameId,
+    seq: u64,
+    action: &Action,
+) -> Result<(), StoreError> {
+    let (kind, step) = encode_action(action);
+    let seq = i64::try_from(seq).map_err(|_| corrupt("action number overflow".into()))?;
+    conn.prepare_cached(INSERT_ACTION)?.execute(params![
+        id.as_str(),
+        seq,
+        color_text(action.by),
+        kind,
+        step,
+        super::now(),
+    ])?;
+    Ok(())
+}
+
+fn claim_seat(
+    conn: &Connection,
     id: &GameId,
     color: Color,
     seat: &SecretHash,
 ) -> Result<u64, StoreError> {
     let sql = match color {
-        Color::White => "UPDATE games SET white_seat = $1 WHERE id = $2 AND white_seat IS NULL",
-        Color::Black => "UPDATE games SET black_seat = $1 WHERE id = $2 AND black_seat IS NULL",
+        Color::White => "UPDATE games SET white_seat = ?1 WHERE id = ?2 AND white_seat IS NULL",
+        Color::Black => "UPDATE games SET black_seat = ?1 WHERE id = ?2 AND black_seat IS NULL",
     };
-    let done = sqlx::query(sql)
-        .bind(seat.to_hex())
-        .bind(id.as_str())
-        .execute(&mut *conn)
-        .await?;
-    match done.rows_affected() {
+    let done = conn
+        .prepare_cached(sql)?
+        .execute(params![seat.to_hex(), id.as_str()])?;
+    match done {
         1 => Ok(1),
         _ => Err(StoreError::Conflict),
     }
 }
 
 /// The three statements of a rematch, all or none: inside a savepoint, so
-/// that a conflict undoes only them and not the rest of the batch.
-async fn rematch(
-    conn: &mut SqliteConnection,
+/// that a conflict undoes only them and not the rest of the batch (a
+/// savepoint dropped without commit rolls back to where it started).
+fn rematch(
+    tx: &mut Transaction<'_>,
     id: &GameId,
     seq: u64,
     action: &Action,
     next: &GameRow,
 ) -> Result<u64, StoreError> {
-    sqlx::query("SAVEPOINT rematch").execute(&mut *conn).await?;
-    let result = rematch_statements(conn, id, seq, action, next).await;
-    if result.is_err() {
-        sqlx::query("ROLLBACK TO rematch")
-            .execute(&mut *conn)
-            .await?;
+    let savepoint = tx.savepoint()?;
+    insert_action(&savepoint, id, seq, action)?;
+    insert_game(&savepoint, next)?;
+    let done = savepoint
+        .prepare_cached("UPDATE games SET next_game = ?1 WHERE id = ?2 AND next_game IS NULL")?
+        .execute(params![next.id.as_str(), id.as_str()])?;
+    if done != 1 {
+        return Err(StoreError::Conflict);
     }
-    sqlx::query("RELEASE rematch").execute(&mut *conn).await?;
-    result
-}
-
-async fn rematch_statements(
-    conn: &mut SqliteConnection,
-    id: &GameId,
-    seq: u64,
-    action: &Action,
-    next: &GameRow,
-) -> Result<u64, StoreError> {
-    insert_action(&mut *conn, id, seq, action).await?;
-    insert_game(&mut *conn, next).await?;
-    let done = sqlx::query("UPDATE games SET next_game = $1 WHERE id = $2 AND next_game IS NULL")
-        .bind(next.id.as_str())
-        .bind(id.as_str())
-        .execute(&mut *conn)
-        .await?;
-    match done.rows_affected() {
-        1 => Ok(1),
-        _ => Err(StoreError::Conflict),
-    }
+    savepoint.commit()?;
+    Ok(1)
 }
 
 /// An invitation nobody accepted: a free seat, and so no action either.
-const DELETE_EXPIRED: &str = "DELETE FROM games WHERE created_at < $1 \
+const DELETE_EXPIRED: &str = "DELETE FROM games WHERE created_at < ?1 \
      AND (white_seat IS NULL OR black_seat IS NULL) \
      AND NOT EXISTS (SELECT 1 FROM actions WHERE actions.game_id = games.id)";
