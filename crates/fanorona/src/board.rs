@@ -112,17 +112,17 @@ impl Board {
 impl fmt::Debug for Board {
     /// Draws the board as the five rows of position text, rank 5 first.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for rank in (0..5).rev() {
+        // Nine points and a '/' per rank, built in place and written once:
+        // the server writes a position into every state it sends.
+        let mut text = [b'/'; 49];
+        for (row, rank) in (0..5).rev().enumerate() {
             for file in 0..9 {
                 let sq = Square::from_coords(file, rank).ok_or(fmt::Error)?;
                 let c = self.stone_at(sq).map_or('.', Color::stone_char);
-                write!(f, "{c}")?;
-            }
-            if rank > 0 {
-                f.write_str("/")?;
+                text[row * 10 + usize::from(file)] = u8::try_from(c).map_err(|_| fmt::Error)?;
             }
         }
-        Ok(())
+        f.write_str(std::str::from_utf8(&text).map_err(|_| fmt::Error)?)
     }
 }
 
