@@ -44,6 +44,9 @@ pub async fn serve(
     let token = state.hub.shutdown_token();
     let hub = state.hub.clone();
     tokio::spawn(sweep_every(state.clone(), token.clone()));
+    // The pages' files, compressed before anyone asks, on a thread that
+    // may block.
+    tokio::task::spawn_blocking(routes::compress_all::<routes::Web>);
     let app = app(state).into_make_service_with_connect_info::<SocketAddr>();
     // Small frames go out at once: without this, a frame written in two
     // parts waits for the peer's delayed ACK (Nagle), about 40 ms.

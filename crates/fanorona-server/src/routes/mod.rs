@@ -17,7 +17,7 @@ use axum::{
 use tower_http::{timeout::TimeoutLayer, trace::TraceLayer};
 
 pub use self::{
-    assets::{respond, Web},
+    assets::{compress_all, respond, Web},
     headers::CSP,
 };
 use crate::{limits::MAX_BODY, state::AppState, ws};
