@@ -103,6 +103,18 @@ impl ProtocolError {
 ///
 /// [`ProtocolError`] saying what is wrong with it.
 pub fn parse_intent(text: &str) -> Result<Intent, ProtocolError> {
+    // A well-formed message is read in one pass; only a refused one is
+    // read again, as a JSON value, to say what is wrong with it.
+    match serde_json::from_str::<ClientMsg>(text) {
+        Ok(msg) => Ok(intent_of(msg)),
+        Err(_) => explain(text),
+    }
+}
+
+/// Reads a message that did not read as a [`ClientMsg`], for its error
+/// (or its intent, when only a detail such as a repeated key stood in the
+/// way of the one-pass reading).
+fn explain(text: &str) -> Result<Intent, ProtocolError> {
     let value: serde_json::Value =
         serde_json::from_str(text).map_err(|_| ProtocolError::BadJson)?;
     let Some(object) = value.as_object() else {
@@ -120,7 +132,11 @@ pub fn parse_intent(text: &str) -> Result<Intent, ProtocolError> {
         kind,
         detail: e.to_string(),
     })?;
-    Ok(match msg {
+    Ok(intent_of(msg))
+}
+
+fn intent_of(msg: ClientMsg) -> Intent {
+    match msg {
         ClientMsg::Step { from, to, kind } => Intent::Step {
             from: from.0,
             to: to.0,
@@ -137,7 +153,7 @@ pub fn parse_intent(text: &str) -> Result<Intent, ProtocolError> {
         ClientMsg::DeclineDraw => Intent::DeclineDraw,
         ClientMsg::ClaimVictory => Intent::ClaimVictory,
         ClientMsg::Rematch => Intent::Rematch,
-    })
+    }
 }
 
 /// Reads one client message and plays it for `by` on `game`: the pure part
