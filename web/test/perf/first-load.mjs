@@ -6,7 +6,8 @@
 // Warm: a reload in the same context, which revalidates every file.
 // Prints a table of medians and 90th percentiles, and writes nothing.
 //
-//   node web/test/perf/first-load.mjs [--runs 20]     (or FIRST_LOAD_RUNS=20)
+//   node web/test/perf/first-load.mjs [--runs 20] [--latency 150]
+//     (or FIRST_LOAD_RUNS=20, FIRST_LOAD_LATENCY=150)
 //   FANORONA_SERVER_BIN=target/release/fanorona-server npm run perf:first-load
 //
 // The first load after the server starts has a column of its own: it also
@@ -22,6 +23,17 @@ function runsWanted() {
   const runs = Number(text);
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs wants a whole number above 0, not ${text}`);
   return runs;
+}
+
+// The round trip to add to every request, in milliseconds (Chromium's
+// network emulation), to see the page as a phone far from the server
+// would: on 127.0.0.1 a round trip costs nothing.
+function latencyWanted() {
+  const i = process.argv.indexOf('--latency');
+  const text = i >= 0 ? process.argv[i + 1] : process.env.FIRST_LOAD_LATENCY || '0';
+  const latency = Number(text);
+  if (!Number.isFinite(latency) || latency < 0) throw new Error(`--latency wants milliseconds, 0 or more, not ${text}`);
+  return latency;
 }
 
 // Runs in the page: whether the board is drawn and the load event is over.
@@ -77,10 +89,17 @@ async function measure(page, go) {
   };
 }
 
-async function coldAndWarm(browser, link) {
+async function coldAndWarm(browser, link, latency) {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
+    if (latency > 0) {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false, latency, downloadThroughput: -1, uploadThroughput: -1,
+      });
+    }
     const cold = await measure(page, () => page.goto(link));
     const warm = await measure(page, () => page.reload());
     return { cold, warm };
@@ -123,21 +142,23 @@ function loadAverage() {
 
 async function main() {
   const runs = runsWanted();
+  const latency = latencyWanted();
   const bin = serverBinary();
   const loadBefore = loadAverage();
   const server = await startServer();
   const browser = await launchBrowser();
   try {
     const { seat_link: link } = await createGame(server.url, { first: 'me' });
-    const { cold: first } = await coldAndWarm(browser, link);
+    const { cold: first } = await coldAndWarm(browser, link, latency);
     const colds = [];
     const warms = [];
     for (let i = 0; i < runs; i++) {
-      const { cold, warm } = await coldAndWarm(browser, link);
+      const { cold, warm } = await coldAndWarm(browser, link, latency);
       colds.push(cold);
       warms.push(warm);
     }
-    console.log(`game page, ${runs} runs, ${bin}, Chromium ${browser.version()}`);
+    console.log(`game page, ${runs} runs, ${bin}, Chromium ${browser.version()}, `
+      + `added round trip ${latency} ms`);
     console.log(`load average before: ${loadBefore}; after: ${loadAverage()}`);
     console.log(table(first, colds, warms));
   } finally {

@@ -52,3 +52,20 @@ test('the front page with all its assets stays under 60 KB compressed', () => {
   const total = files.reduce((n, f) => n + sentSize(f), 0);
   assert.ok(total <= 60 * 1024, `front page is ${total} bytes compressed`);
 });
+
+// Each page names every module its entry imports, directly or not, as a
+// modulepreload: the browser then fetches them all at once instead of one
+// level of imports after the other. The list must follow the imports.
+test('every page preloads exactly the modules its entry imports', () => {
+  const pages = ['index.html', 'game.html', 'rules.html', 'which-rules.html',
+    'not-found.html', 'expired.html', 'error.html'];
+  for (const page of pages) {
+    const html = readFileSync(new URL(page, WEB), 'utf8');
+    const entry = html.match(/<script type="module" src="\/([^"]+)"><\/script>/);
+    assert.ok(entry, `${page} has a module script`);
+    const preloaded = [...html.matchAll(/<link rel="modulepreload" href="\/([^"]+)">/g)].map((m) => m[1]);
+    const imported = moduleGraph(entry[1]).slice(1);
+    assert.deepEqual([...preloaded].sort(), [...imported].sort(), `${page} preloads`);
+    assert.equal(new Set(preloaded).size, preloaded.length, `${page} preloads each module once`);
+  }
+});
