@@ -18,10 +18,12 @@ use fanorona_server::{
 };
 
 /// The game after `plies` steps, each the `(7 * n) % count`-th legal step,
-/// ending turns where a chain may stop every third step.
+/// ending turns where a chain may stop every third step; or just before
+/// the step that would end it.
 fn game_after(plies: usize) -> Game {
     let mut game = Game::new(Position::start());
     for n in 0..plies {
+        let before = game.clone();
         let by = game.position.turn();
         let steps = game.position.legal_steps();
         let Some(step) = steps.get(n * 7 % steps.len().max(1)) else {
@@ -32,7 +34,11 @@ fn game_after(plies: usize) -> Game {
             to: step.to(),
             kind: step.kind(),
         };
-        if game.apply(Action { by, intent }).is_err() || game.result.is_some() {
+        if game.apply(Action { by, intent }).is_err() {
+            break;
+        }
+        if game.result.is_some() {
+            game = before;
             break;
         }
         if game.position.chain().is_some() && n % 3 == 0 {
@@ -76,6 +82,11 @@ fn relay(c: &mut Criterion) {
     let mut group = c.benchmark_group("relay");
     for plies in [0, 20, 60] {
         let game = game_after(plies);
+        eprintln!(
+            "after {plies}: {} turns played, {} legal steps",
+            game.moves.len(),
+            game.position.legal_steps().len()
+        );
         let text = intent_text(&game);
         group.bench_function(format!("parse_intent/after_{plies}"), |b| {
             b.iter(|| parse_intent(black_box(&text)))
