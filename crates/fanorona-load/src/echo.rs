@@ -24,8 +24,10 @@ use crate::{
     wire,
 };
 
-/// The server's per-socket read buffer.
-const READ_BUFFER: usize = 4 * 1024;
+/// The server's per-socket read buffer, the same as the game server's
+/// (`crates/fanorona-server/src/ws/mod.rs`); the echo's messages, the size
+/// of a state (under 1.3 KB), still arrive in one read.
+const READ_BUFFER: usize = 2 * 1024;
 
 /// The highest port a server started by this tool may use.
 pub const MAX_SERVER_PORT: u16 = 32767;
