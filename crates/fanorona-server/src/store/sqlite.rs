@@ -49,7 +49,7 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
 impl SqliteStore {
     /// Opens (creating if needed) the database at `url`, in WAL mode with
     /// full synchronous commits, runs the embedded migrations and starts
-    /// the writing task.
+    /// the writing thread.
     ///
     /// # Errors
     ///
@@ -71,14 +71,6 @@ impl SqliteStore {
     }
 }
 
-fn now() -> i64 {
-    crate::clock::unix_seconds()
-}
-
-fn hash_text(hash: &Option<SecretHash>) -> Option<String> {
-    hash.as_ref().map(SecretHash::to_hex)
-}
-
 fn parse_hash(text: Option<String>) -> Result<Option<SecretHash>, StoreError> {
     text.map(|t| SecretHash::from_hex(&t).map_err(|_| corrupt("bad seat hash".into())))
         .transpose()
@@ -88,13 +80,6 @@ fn parse_id(text: Option<String>) -> Result<Option<GameId>, StoreError> {
     text.map(|t| GameId::from_str(&t).map_err(|_| corrupt(format!("bad game id {t:?}"))))
         .transpose()
 }
-
-const INSERT_GAME: &str = "INSERT INTO games (id, created_at, start_position, creator, \
-     white_seat, black_seat, invite, rematch_of, next_game) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
-
-const INSERT_ACTION: &str = "INSERT INTO actions (game_id, seq, player, kind, step, created_at) \
-     VALUES ($1, $2, $3, $4, $5, $6)";
 
 fn read_row(row: &sqlx::sqlite::SqliteRow) -> Result<GameRow, StoreError> {
     let id: String = row.try_get("id")?;

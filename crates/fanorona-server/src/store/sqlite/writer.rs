@@ -16,7 +16,6 @@ use fanorona::Color;
 use rusqlite::{ffi, params, Connection, ErrorCode, OpenFlags, Transaction};
 use tokio::sync::{mpsc, oneshot};
 
-use super::{hash_text, INSERT_ACTION, INSERT_GAME};
 use crate::{
     game::Action,
     ids::{GameId, SecretHash},
@@ -220,6 +219,17 @@ fn apply(tx: &mut Transaction<'_>, write: &Write) -> Result<u64, StoreError> {
     }
 }
 
+const INSERT_GAME: &str = "INSERT INTO games (id, created_at, start_position, creator, \
+     white_seat, black_seat, invite, rematch_of, next_game) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+
+const INSERT_ACTION: &str = "INSERT INTO actions (game_id, seq, player, kind, step, created_at) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+
+fn hash_text(hash: &Option<SecretHash>) -> Option<String> {
+    hash.as_ref().map(SecretHash::to_hex)
+}
+
 fn insert_game(conn: &Connection, row: &GameRow) -> Result<(), StoreError> {
     conn.prepare_cached(INSERT_GAME)?.execute(params![
         row.id.as_str(),
@@ -249,7 +259,7 @@ fn insert_action(
         color_text(action.by),
         kind,
         step,
-        super::now(),
+        crate::clock::unix_seconds(),
     ])?;
     Ok(())
 }
