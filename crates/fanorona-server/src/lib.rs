@@ -46,7 +46,10 @@ pub async fn serve(
     tokio::spawn(sweep_every(state.clone(), token.clone()));
     // The pages' files, compressed before anyone asks, on a thread that
     // may block.
-    tokio::task::spawn_blocking(routes::compress_all::<routes::Web>);
+    tokio::task::spawn_blocking(|| {
+        routes::compress_all::<routes::Web>();
+        routes::preview_png();
+    });
     let app = app(state).into_make_service_with_connect_info::<SocketAddr>();
     // Small frames go out at once: without this, a frame written in two
     // parts waits for the peer's delayed ACK (Nagle), about 40 ms.

@@ -4,6 +4,7 @@ mod api;
 mod assets;
 mod headers;
 mod pages;
+mod preview;
 
 use std::time::Duration;
 
@@ -19,6 +20,7 @@ use tower_http::{timeout::TimeoutLayer, trace::TraceLayer};
 pub use self::{
     assets::{compress_all, respond, Web},
     headers::CSP,
+    preview::png as preview_png,
 };
 use crate::{limits::MAX_BODY, state::AppState, ws};
 
@@ -30,6 +32,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/", get(pages::index))
         .route("/g/{id}", get(pages::game))
+        .route("/preview.png", get(preview::preview))
         .route("/api/games", post(api::create_game))
         .route("/api/games/{id}", get(api::get_state))
         .route("/api/games/{id}/join", post(api::join_game))
