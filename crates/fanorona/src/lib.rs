@@ -14,6 +14,9 @@ mod square;
 mod step;
 mod turn;
 
+#[doc = include_str!("../RULES.md")]
+pub mod rules {}
+
 pub use bitboard::{Bitboard, IntoIter as BitboardIter};
 pub use board::Board;
 pub use color::{ByColor, Color};

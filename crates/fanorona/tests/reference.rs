@@ -1,5 +1,6 @@
 //! A second, deliberately naive implementation of the rules, written from
-//! DESIGN.md §1-§2 alone, checked against the library.
+//! `crates/fanorona/RULES.md` alone (the rules, notation and position
+//! text), checked against the library.
 //!
 //! The reference knows nothing of bitboards or of the library's move
 //! generation: a board is 45 `Option<Stone>`, directions are coordinate

@@ -1,6 +1,6 @@
-//! One test per rule of DESIGN.md §1, each on a position built by hand and
-//! written as position text, plus the message of every way a step or a turn
-//! can be refused.
+//! One test per rule of `crates/fanorona/RULES.md` (the crate's `rules`
+//! page), each on a position built by hand and written as position text,
+//! plus the message of every way a step or a turn can be refused.
 //!
 //! Position text lists row 5 first: in `"..../..../..../..../W...."` the
 //! last group is row 1, `a1` to `i1`.
