@@ -2,7 +2,7 @@
 //! and everything derived from them. No I/O: the hub validates intents here,
 //! stores them, and replays them here when a game is loaded.
 
-use fanorona::{ByColor, Color, EndReason, PlayError, Position, Square, StepKind, Turn};
+use fanorona::{ByColor, Color, EndReason, PlayError, Position, Square, Step, StepKind, Turn};
 
 use crate::ids::GameId;
 
@@ -211,113 +211,126 @@ impl Game {
     }
 
     /// Applies one action in place, or says why it is refused and changes
-    /// nothing (every refusal is found before anything is changed).
+    /// nothing: [`Game::plan`], then [`Game::commit`].
     ///
     /// # Errors
     ///
     /// The [`GameError`] that explains the refusal.
     pub fn apply(&mut self, action: Action) -> Result<(), GameError> {
-        self.apply_in_place(action)?;
-        self.seq += 1;
+        let plan = self.plan(action)?;
+        self.apply_plan(plan);
         Ok(())
     }
 
-    /// Says whether [`Game::apply`] would accept `action`, changing nothing:
-    /// the same checks in the same order, without the bookkeeping.
+    /// Checks `action` against the game, changing nothing, and says what
+    /// it will do: the one place where an intent is judged. The hub plans
+    /// an intent, stores its action, then commits the plan.
     ///
     /// # Errors
     ///
-    /// The [`GameError`] that `apply` would return.
-    pub fn check(&self, Action { by, intent }: Action) -> Result<(), GameError> {
-        if intent == Intent::Rematch {
-            return self.check_rematch(by);
-        }
-        if self.result.is_some() {
+    /// The [`GameError`] that explains the refusal.
+    pub fn plan(&self, action: Action) -> Result<Plan, GameError> {
+        let Action { by, intent } = action;
+        let effect = if intent == Intent::Rematch {
+            self.plan_rematch(by)?
+        } else if self.result.is_some() {
             return Err(GameError::GameOver);
-        }
-        let mover = self.position.turn();
-        match intent {
-            Intent::Step { .. } | Intent::EndTurn if by != mover => Err(GameError::NotYourTurn),
-            Intent::Step { from, to, kind } => self
-                .position
-                .check_step(from, to, kind)
-                .map(drop)
-                .map_err(GameError::Play),
-            Intent::EndTurn => self.position.end_turn().map(drop).map_err(GameError::Play),
-            Intent::OfferDraw if self.draw_offer == Some(by) => Err(GameError::DrawAlreadyOffered),
-            Intent::AcceptDraw | Intent::DeclineDraw if self.draw_offer != Some(!by) => {
-                Err(GameError::NoDrawOffer)
-            }
-            Intent::ClaimVictory if by == mover => Err(GameError::NotAbandoned),
-            _ => Ok(()),
-        }
+        } else {
+            self.plan_play(by, intent)?
+        };
+        Ok(Plan {
+            action,
+            seq: self.seq,
+            effect,
+        })
     }
 
-    fn check_rematch(&self, by: Color) -> Result<(), GameError> {
+    fn plan_play(&self, by: Color, intent: Intent) -> Result<Effect, GameError> {
+        let mover = self.position.turn();
+        let effect = match intent {
+            Intent::Step { .. } | Intent::EndTurn if by != mover => {
+                return Err(GameError::NotYourTurn)
+            }
+            Intent::Step { from, to, kind } => Effect::Step(
+                self.position
+                    .check_step(from, to, kind)
+                    .map_err(GameError::Play)?,
+            ),
+            Intent::EndTurn => Effect::EndTurn(self.position.end_turn().map_err(GameError::Play)?),
+            Intent::Resign => Effect::Finish(Some(!by), Reason::Resignation),
+            Intent::OfferDraw => match self.draw_offer {
+                Some(c) if c == by => return Err(GameError::DrawAlreadyOffered),
+                Some(_) => Effect::Finish(None, Reason::Agreement),
+                None => Effect::OfferDraw,
+            },
+            Intent::AcceptDraw | Intent::DeclineDraw if self.draw_offer != Some(!by) => {
+                return Err(GameError::NoDrawOffer)
+            }
+            Intent::AcceptDraw => Effect::Finish(None, Reason::Agreement),
+            Intent::DeclineDraw => Effect::DeclineDraw,
+            Intent::ClaimVictory if by == mover => return Err(GameError::NotAbandoned),
+            Intent::ClaimVictory => Effect::Finish(Some(by), Reason::Abandonment),
+            Intent::Rematch => return self.plan_rematch(by),
+        };
+        Ok(effect)
+    }
+
+    fn plan_rematch(&self, by: Color) -> Result<Effect, GameError> {
         if self.result.is_none() {
             return Err(GameError::GameNotOver);
         }
         if *self.rematch.get(by) {
             return Err(GameError::RematchAlreadyRequested);
         }
+        Ok(Effect::AskRematch {
+            completes: *self.rematch.get(!by),
+        })
+    }
+
+    /// Applies a plan made by [`Game::plan`] on this game, checking nothing
+    /// again.
+    ///
+    /// # Errors
+    ///
+    /// [`StalePlan`], changing nothing, when the game has changed since the
+    /// plan was made.
+    pub fn commit(&mut self, plan: Plan) -> Result<(), StalePlan> {
+        if plan.seq != self.seq {
+            return Err(StalePlan);
+        }
+        self.apply_plan(plan);
         Ok(())
     }
 
-    fn apply_in_place(&mut self, Action { by, intent }: Action) -> Result<(), GameError> {
-        if intent == Intent::Rematch {
-            return self.ask_rematch(by);
-        }
-        if self.result.is_some() {
-            return Err(GameError::GameOver);
-        }
-        match intent {
-            Intent::Step { from, to, kind } => self.step(by, from, to, kind),
-            Intent::EndTurn => self.end_turn(by),
-            Intent::Resign => {
-                self.finish(Some(!by), Reason::Resignation);
-                Ok(())
+    /// Applies `plan`, made for the game as it is.
+    fn apply_plan(&mut self, plan: Plan) {
+        let by = plan.action.by;
+        match plan.effect {
+            Effect::Step(step) => self.step(by, step),
+            Effect::EndTurn(position) => {
+                self.position = position;
+                if let Some(so_far) = self.current.take() {
+                    self.complete_turn(so_far);
+                }
             }
-            Intent::OfferDraw => self.offer_draw(by),
-            Intent::AcceptDraw | Intent::DeclineDraw if self.draw_offer != Some(!by) => {
-                Err(GameError::NoDrawOffer)
-            }
-            Intent::AcceptDraw => {
-                self.finish(None, Reason::Agreement);
-                Ok(())
-            }
-            Intent::DeclineDraw => {
+            Effect::Finish(winner, reason) => {
+                self.result = Some(GameResult { winner, reason });
                 self.draw_offer = None;
-                Ok(())
             }
-            Intent::ClaimVictory if by == self.position.turn() => Err(GameError::NotAbandoned),
-            Intent::ClaimVictory => {
-                self.finish(Some(by), Reason::Abandonment);
-                Ok(())
-            }
-            Intent::Rematch => Ok(()),
+            Effect::OfferDraw => self.draw_offer = Some(by),
+            Effect::DeclineDraw => self.draw_offer = None,
+            Effect::AskRematch { .. } => *self.rematch.get_mut(by) = true,
         }
+        self.seq += 1;
     }
 
-    fn step(
-        &mut self,
-        by: Color,
-        from: Square,
-        to: Square,
-        kind: StepKind,
-    ) -> Result<(), GameError> {
-        if by != self.position.turn() {
-            return Err(GameError::NotYourTurn);
-        }
-        let step = self
-            .position
-            .check_step(from, to, kind)
-            .map_err(GameError::Play)?;
+    fn step(&mut self, by: Color, step: Step) {
         let captured = self.position.captures(step);
         let mut so_far = self.current.take().unwrap_or_else(|| TurnSoFar {
-            turn: Turn::new(from),
+            turn: Turn::new(step.from()),
             captured: Vec::new(),
         });
-        so_far.turn.push(to, kind);
+        so_far.turn.push(step.to(), step.kind());
         so_far.captured.extend(captured);
         self.position = self.position.play_step_unchecked(step);
         if self.draw_offer == Some(!by) {
@@ -328,18 +341,6 @@ impl Game {
         } else {
             self.complete_turn(so_far);
         }
-        Ok(())
-    }
-
-    fn end_turn(&mut self, by: Color) -> Result<(), GameError> {
-        if by != self.position.turn() {
-            return Err(GameError::NotYourTurn);
-        }
-        self.position = self.position.end_turn().map_err(GameError::Play)?;
-        if let Some(so_far) = self.current.take() {
-            self.complete_turn(so_far);
-        }
-        Ok(())
     }
 
     fn complete_turn(&mut self, so_far: TurnSoFar) {
@@ -349,41 +350,51 @@ impl Game {
             self.result = Some(board_result(outcome));
         }
     }
+}
 
-    fn offer_draw(&mut self, by: Color) -> Result<(), GameError> {
-        match self.draw_offer {
-            Some(c) if c == by => Err(GameError::DrawAlreadyOffered),
-            Some(_) => {
-                self.finish(None, Reason::Agreement);
-                Ok(())
-            }
-            None => {
-                self.draw_offer = Some(by);
-                Ok(())
-            }
-        }
+/// An action the game accepted, and what it will do: made by
+/// [`Game::plan`], stored by the hub, applied by [`Game::commit`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    action: Action,
+    /// How many actions the game had when the plan was made.
+    seq: u64,
+    effect: Effect,
+}
+
+impl Plan {
+    /// The action to store.
+    pub fn action(&self) -> Action {
+        self.action
     }
 
-    fn ask_rematch(&mut self, by: Color) -> Result<(), GameError> {
-        self.check_rematch(by)?;
-        *self.rematch.get_mut(by) = true;
-        Ok(())
-    }
-
-    fn finish(&mut self, winner: Option<Color>, reason: Reason) {
-        self.result = Some(GameResult { winner, reason });
-        self.draw_offer = None;
-    }
-
-    /// Whether the action would start the rematch: the other player has
-    /// already asked.
-    pub fn completes_rematch(&self, action: Action) -> bool {
-        action.intent == Intent::Rematch
-            && self.result.is_some()
-            && *self.rematch.get(!action.by)
-            && !*self.rematch.get(action.by)
+    /// Whether the plan starts the rematch: the other player had asked.
+    pub fn completes_rematch(&self) -> bool {
+        matches!(self.effect, Effect::AskRematch { completes: true })
     }
 }
+
+/// What an accepted action does to the game, found while checking it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Effect {
+    /// A legal step, checked against the position.
+    Step(Step),
+    /// The end of the capture chain, and the position after it.
+    EndTurn(Position),
+    /// The game ends off the board: the winner (`None` for a draw), why.
+    Finish(Option<Color>, Reason),
+    /// A draw offer stands.
+    OfferDraw,
+    /// The opponent's draw offer is withdrawn.
+    DeclineDraw,
+    /// A rematch is asked for; `completes` when the other player had too.
+    AskRematch { completes: bool },
+}
+
+/// A plan applied to a game that changed after the plan was made.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the game changed after this action was checked")]
+pub struct StalePlan;
 
 fn board_result(outcome: fanorona::Outcome) -> GameResult {
     let reason = match outcome.reason {
@@ -437,7 +448,7 @@ mod tests {
     }
 
     #[test]
-    fn check_agrees_with_apply_on_every_intent_of_random_games() {
+    fn a_refused_plan_leaves_the_game_byte_identical_and_an_accepted_one_is_played() {
         let intents = [
             Intent::EndTurn,
             Intent::Resign,
@@ -447,6 +458,7 @@ mod tests {
             Intent::ClaimVictory,
             Intent::Rematch,
         ];
+        let (mut refused, mut accepted) = (0, 0);
         let mut rng = 7_u64;
         for _ in 0..20 {
             let mut game = Game::new(Position::start());
@@ -468,16 +480,42 @@ mod tests {
                     None => intents[pick % intents.len()],
                 };
                 let action = Action { by, intent };
-                let before = game.clone();
-                let checked = game.check(action);
-                assert_eq!(checked, game.apply(action).map(drop));
-                if checked.is_err() {
-                    assert_eq!(game.seq, before.seq);
-                    assert_eq!(game.position, before.position);
-                    assert_eq!(game.moves, before.moves);
+                let before = format!("{game:?}");
+                let played = game.position;
+                match game.apply(action) {
+                    Err(_) => {
+                        refused += 1;
+                        assert_eq!(format!("{game:?}"), before, "{action:?}");
+                    }
+                    Ok(()) => {
+                        accepted += 1;
+                        if let Intent::Step { from, to, kind } = intent {
+                            let step = played.check_step(from, to, kind).expect("was legal");
+                            assert_eq!(game.position, played.play_step_unchecked(step));
+                        }
+                    }
                 }
             }
         }
+        assert!(refused > 100 && accepted > 50, "{refused} {accepted}");
+    }
+
+    #[test]
+    fn a_plan_applies_only_to_the_game_it_was_made_for() {
+        let mut game = Game::new(Position::start());
+        let first = game
+            .plan(step(Color::White, "d3-e3", StepKind::Approach))
+            .expect("legal");
+        let offer = game
+            .plan(Action {
+                by: Color::Black,
+                intent: Intent::OfferDraw,
+            })
+            .expect("legal");
+        game.commit(first).expect("fresh");
+        let before = format!("{game:?}");
+        assert_eq!(game.commit(offer), Err(StalePlan));
+        assert_eq!(format!("{game:?}"), before);
     }
 
     #[test]
@@ -504,8 +542,10 @@ mod tests {
                 reason: Reason::Agreement
             })
         );
-        assert!(!game.completes_rematch(act(Color::White, Intent::Rematch)));
-        game.apply(act(Color::White, Intent::Rematch)).expect("ask");
-        assert!(game.completes_rematch(act(Color::Black, Intent::Rematch)));
+        let ask = game.plan(act(Color::White, Intent::Rematch)).expect("ask");
+        assert!(!ask.completes_rematch());
+        game.commit(ask).expect("fresh");
+        let answer = game.plan(act(Color::Black, Intent::Rematch)).expect("ask");
+        assert!(answer.completes_rematch());
     }
 }

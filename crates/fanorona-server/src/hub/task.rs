@@ -13,7 +13,7 @@ use super::{Command, GameHandle, Hub, JoinRequest, Joined, Sender, Snapshot};
 use crate::{
     clock,
     error::AppError,
-    game::{Action, Game, GameError, Intent},
+    game::{Action, Game, GameError, Intent, Plan},
     ids::{GameId, Secret},
     store::{GameRow, StoreError, StoredGame},
     ws::protocol::{Live, PlayerView, Role, StateEncoder},
@@ -235,19 +235,19 @@ impl GameTask {
         if intent == Intent::ClaimVictory && self.game.result.is_none() && !self.abandoned() {
             return Err(GameError::NotAbandoned.into());
         }
-        let action = Action { by, intent };
-        self.game.check(action)?;
-        let next_game = match self.write(action).await {
+        let plan = self.game.plan(Action { by, intent })?;
+        let next_game = match self.write(&plan).await {
             Ok(next_game) => next_game,
             Err(error) => {
                 self.resync().await;
                 return Err(AppError::not_saved(error));
             }
         };
-        if let Err(error) = self.game.apply(action) {
-            tracing::error!(game = %self.row.id, %error, "a checked action was refused");
+        if let Err(error) = self.game.commit(plan) {
+            // Nothing else changes the game between the plan and here.
+            tracing::error!(game = %self.row.id, %error, "a stored action could not be applied");
             self.stale = true;
-            return Err(error.into());
+            return Err(AppError::Unavailable);
         }
         if let Some(id) = next_game {
             self.game.next_game = Some(id.clone());
@@ -256,11 +256,12 @@ impl GameTask {
         Ok(self.publish())
     }
 
-    /// Stores `action`, already checked against the game; a rematch also
-    /// creates the new game, in the same transaction, and returns its id.
-    async fn write(&mut self, action: Action) -> Result<Option<GameId>, StoreError> {
+    /// Stores the action of `plan`; a rematch also creates the new game,
+    /// in the same transaction, and returns its id.
+    async fn write(&mut self, plan: &Plan) -> Result<Option<GameId>, StoreError> {
         let store = &self.hub.inner.store;
-        if !self.game.completes_rematch(action) {
+        let action = plan.action();
+        if !plan.completes_rematch() {
             store
                 .append_action(&self.row.id, self.game.seq, &action)
                 .await?;
