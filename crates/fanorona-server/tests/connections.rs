@@ -366,3 +366,69 @@ async fn a_socket_that_does_not_read_is_dropped_and_its_player_can_lose() {
     println!("the non-reading socket was dropped {dropped_after:?} after the states began");
     server.stop().await;
 }
+
+/// User plus system CPU time of process `pid`, in clock ticks.
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // Fields after the command name (which may hold spaces): utime and
+    // stime are the 12th and 13th.
+    let rest = stat.rsplit(") ").next().unwrap();
+    let fields: Vec<&str> = rest.split(' ').collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+#[tokio::test]
+async fn out_of_descriptors_the_accept_loop_backs_off_and_recovers() {
+    let dir = tempfile::tempdir().unwrap();
+    let database = common::database_url(&dir);
+    // A total cap above the descriptor limit, so accept itself fails.
+    let args = [
+        "--max-connections",
+        "1000",
+        "--connections-per-address",
+        "1000",
+        "--header-timeout",
+        "60s",
+    ];
+    let (mut child, address) =
+        process::spawn_binary_under(&["prlimit", "--nofile=64:64", "--"], &database, &args).await;
+    let addr: SocketAddr = address.parse().unwrap();
+    // The server compresses its files when it starts: wait until it is
+    // quiet, so the second measured below holds only what accept costs.
+    let pid = child.id().unwrap();
+    tokio::time::timeout(WAIT, async {
+        loop {
+            let before = cpu_ticks(pid);
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            if cpu_ticks(pid) - before <= 2 {
+                return;
+            }
+        }
+    })
+    .await
+    .expect("the server settles");
+    let mut held = Vec::new();
+    for _ in 0..80 {
+        held.push(connect_from("127.0.0.1", addr).await);
+    }
+    // The kernel queues the connections the server cannot accept; a loop
+    // that retried at once would burn a core meanwhile. Measured over a
+    // second, since spinning is a rate.
+    let before = cpu_ticks(pid);
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let spent = cpu_ticks(pid) - before;
+    assert!(
+        spent < 30,
+        "{spent} ticks of CPU in a second out of descriptors"
+    );
+    // Once the held connections go, the server accepts again.
+    drop(held);
+    let server = TestServer::remote(&address);
+    let resp = tokio::time::timeout(WAIT, server.http.get(server.url("/")).send())
+        .await
+        .expect("answered in time")
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    println!("{spent} ticks of CPU in the second out of descriptors");
+    assert!(process::terminate(&mut child).await);
+}
