@@ -23,10 +23,13 @@ fn full_path(c: &mut Criterion) {
         // The default limits (10 intents a second per socket, 5 games a
         // minute per address) would refuse this loop's steps: the refusal
         // goes to the mover only, and the opponent would wait for a state
-        // that never comes.
+        // that never comes. Every socket comes from one address, so the
+        // per-address caps are lifted too.
         let mut config = Config::with_defaults(address, &database);
         config.create_per_minute = 1_000_000;
         config.intents_per_second = 1_000_000;
+        config.sockets_per_address = 1_000_000;
+        config.connections_per_address = 1_000_000;
         let state = AppState::new(config, store);
         tokio::spawn(serve(listener, state, async {
             let _ = stopped.await;

@@ -74,6 +74,37 @@ pub struct Config {
     #[arg(long, env = "FANORONA_SWEEP_EVERY", default_value = "1h", value_parser = humantime::parse_duration)]
     pub sweep_every: Duration,
 
+    /// WebSockets one client address may hold open across all games.
+    #[arg(long, env = "FANORONA_SOCKETS_PER_ADDRESS", default_value_t = 128)]
+    pub sockets_per_address: u32,
+
+    /// How long a WebSocket may take to hand one message to a client that
+    /// does not read; past it the socket is dropped.
+    #[arg(long, env = "FANORONA_SOCKET_SEND_TIMEOUT", default_value = "10s", value_parser = humantime::parse_duration)]
+    pub socket_send_timeout: Duration,
+
+    /// How long a client has to send a request's headers, counted from
+    /// when the connection opens or the previous answer ends (so it is
+    /// also how long a kept-alive connection may sit idle).
+    #[arg(long, env = "FANORONA_HEADER_TIMEOUT", default_value = "5s", value_parser = humantime::parse_duration)]
+    pub header_timeout: Duration,
+
+    /// TCP connections (WebSockets included) one client address may hold
+    /// open. Not applied behind `--trusted-proxy-header`, where every
+    /// connection comes from the proxy.
+    #[arg(long, env = "FANORONA_CONNECTIONS_PER_ADDRESS", default_value_t = 256)]
+    pub connections_per_address: u32,
+
+    /// TCP connections open at once in all (default: the open-file limit
+    /// less an eighth, at least 64, kept for the database and the rest).
+    #[arg(long, env = "FANORONA_MAX_CONNECTIONS")]
+    pub max_connections: Option<u32>,
+
+    /// How long shutdown (SIGTERM, Ctrl-C) may wait for writes in flight
+    /// and for clients before it drops the connections still open.
+    #[arg(long, env = "FANORONA_SHUTDOWN_TIMEOUT", default_value = "10s", value_parser = humantime::parse_duration)]
+    pub shutdown_timeout: Duration,
+
     /// Lets `POST /api/games` start from any position text (`position`
     /// field). For tests and analysis only: never enable it in production.
     #[arg(long, env = "FANORONA_ALLOW_CUSTOM_START")]
@@ -121,6 +152,12 @@ impl fmt::Debug for Config {
             .field("ping_every", &self.ping_every)
             .field("socket_idle", &self.socket_idle)
             .field("sweep_every", &self.sweep_every)
+            .field("sockets_per_address", &self.sockets_per_address)
+            .field("socket_send_timeout", &self.socket_send_timeout)
+            .field("header_timeout", &self.header_timeout)
+            .field("connections_per_address", &self.connections_per_address)
+            .field("max_connections", &self.max_connections)
+            .field("shutdown_timeout", &self.shutdown_timeout)
             .finish()
     }
 }
@@ -141,6 +178,12 @@ mod tests {
         assert_eq!(config.create_per_minute, 5);
         assert_eq!(config.intents_per_second, 10);
         assert_eq!(config.sockets_per_game, 32);
+        assert_eq!(config.sockets_per_address, 128);
+        assert_eq!(config.socket_send_timeout, Duration::from_secs(10));
+        assert_eq!(config.header_timeout, Duration::from_secs(5));
+        assert_eq!(config.connections_per_address, 256);
+        assert_eq!(config.max_connections, None);
+        assert_eq!(config.shutdown_timeout, Duration::from_secs(10));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 pub mod clock;
 pub mod config;
+mod conn;
 pub mod error;
 pub mod game;
 pub mod hub;
@@ -15,9 +16,9 @@ pub mod state;
 pub mod store;
 pub mod ws;
 
-use std::{future::Future, net::SocketAddr};
+use std::future::Future;
 
-use axum::{serve::ListenerExt, Router};
+use axum::Router;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
@@ -30,12 +31,14 @@ pub fn app(state: AppState) -> Router {
 
 /// Serves the site on `listener` until `shutdown` completes. Then it stops
 /// accepting connections, every socket is closed with code 1012 and the
-/// reason "server restarting", and it returns once every game task has
-/// finished the write it was doing.
+/// reason "server restarting", connections waiting for a request close,
+/// and it returns once every game task has finished the write it was doing
+/// and every answer in progress is sent, or when `--shutdown-timeout` has
+/// passed, dropping whatever is still open.
 ///
 /// # Errors
 ///
-/// When accepting connections fails.
+/// None so far: accept errors are logged and retried.
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
@@ -43,6 +46,7 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let token = state.hub.shutdown_token();
     let hub = state.hub.clone();
+    let bound = state.config.shutdown_timeout;
     tokio::spawn(sweep_every(state.clone(), token.clone()));
     // The pages' files, compressed before anyone asks, on a thread that
     // may block.
@@ -50,22 +54,25 @@ pub async fn serve(
         routes::compress_all::<routes::Web>();
         routes::preview_png();
     });
-    let app = app(state).into_make_service_with_connect_info::<SocketAddr>();
-    // Small frames go out at once: without this, a frame written in two
-    // parts waits for the peer's delayed ACK (Nagle), about 40 ms.
-    let listener = listener.tap_io(|tcp| {
-        if let Err(error) = tcp.set_nodelay(true) {
-            tracing::debug!(%error, "cannot set TCP_NODELAY");
-        }
-    });
-    let served = axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            token.cancel();
-        })
-        .await;
-    hub.stopped().await;
-    served
+    let server = conn::Server::new(&state.config);
+    tokio::select! {
+        () = server.accept(listener, app(state)) => {}
+        () = shutdown => {}
+    }
+    // The listener is closed (dropped with the accept loop).
+    token.cancel();
+    server.shut_down();
+    let finished = async {
+        tokio::join!(server.ended(), hub.stopped());
+    };
+    if tokio::time::timeout(bound, finished).await.is_err() {
+        tracing::warn!(
+            ?bound,
+            "shutdown timeout: dropping the connections still open"
+        );
+    }
+    server.abort();
+    Ok(())
 }
 
 /// Runs [`AppState::sweep`] every `--sweep-every` until shutdown.

@@ -1,10 +1,17 @@
 //! Limits against abuse: rate limits per client address and per socket,
-//! and the client address itself, which comes from the peer of the TCP
-//! connection or, behind a reverse proxy, from one configured header only.
+//! counts of what each client holds open, and the client address itself,
+//! which comes from the peer of the TCP connection or, behind a reverse
+//! proxy, from one configured header only.
+//!
+//! Every limit keys a client by [`client_key`]: an IPv6 client by its /64,
+//! since one home or phone gets a whole /64 and could otherwise take a new
+//! address for every request.
 
 use std::{
-    net::{IpAddr, Ipv4Addr, SocketAddr},
+    collections::HashMap,
+    net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr},
     num::NonZeroU32,
+    sync::{Arc, Mutex, PoisonError},
 };
 
 use axum::{
@@ -78,8 +85,83 @@ impl Limits {
     }
 }
 
-/// The address of the client: the configured trusted header's value when
-/// there is one, else the TCP peer.
+/// The address limits count a client as: an IPv4 address as itself (an
+/// IPv4-mapped IPv6 address too, as the IPv4 address it maps), an IPv6
+/// address as its /64 network with the host half zeroed.
+pub fn client_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(Ipv6Addr::from(u128::from(v6) & !u128::from(u64::MAX))),
+        },
+    }
+}
+
+/// How many of something (connections, sockets) each client holds open,
+/// against a cap per client. Cloning shares the counts.
+#[derive(Clone, Debug)]
+pub struct PerClient {
+    held: Arc<Mutex<HashMap<IpAddr, u32>>>,
+    cap: u32,
+}
+
+impl PerClient {
+    /// Counts with at most `cap` held per client.
+    pub fn new(cap: u32) -> PerClient {
+        PerClient {
+            held: Arc::default(),
+            cap,
+        }
+    }
+
+    /// Counts one more for `client` (keyed by [`client_key`]) until the
+    /// returned [`Held`] is dropped; `None` when it already holds the cap.
+    pub fn acquire(&self, client: IpAddr) -> Option<Held> {
+        let client = client_key(client);
+        let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        let count = held.entry(client).or_default();
+        if *count >= self.cap {
+            if *count == 0 {
+                held.remove(&client);
+            }
+            return None;
+        }
+        *count += 1;
+        Some(Held {
+            held: self.held.clone(),
+            client,
+        })
+    }
+
+    /// How many `client` holds.
+    pub fn held(&self, client: IpAddr) -> u32 {
+        let held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        held.get(&client_key(client)).copied().unwrap_or(0)
+    }
+}
+
+/// One thing counted by a [`PerClient`]; dropping it gives it back.
+#[derive(Debug)]
+pub struct Held {
+    held: Arc<Mutex<HashMap<IpAddr, u32>>>,
+    client: IpAddr,
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(count) = held.get_mut(&self.client) {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                held.remove(&self.client);
+            }
+        }
+    }
+}
+
+/// The address of the client as limits count it ([`client_key`]): the
+/// configured trusted header's value when there is one, else the TCP peer.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ClientAddr(pub IpAddr);
 
@@ -92,7 +174,11 @@ impl FromRequestParts<AppState> for ClientAddr {
             .get::<ConnectInfo<SocketAddr>>()
             .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
         let header = state.config.trusted_proxy_header.as_deref();
-        Ok(ClientAddr(client_addr(&parts.headers, header, peer)))
+        Ok(ClientAddr(client_key(client_addr(
+            &parts.headers,
+            header,
+            peer,
+        ))))
     }
 }
 
@@ -137,5 +223,37 @@ mod tests {
         assert_eq!(client_addr(&proxied, Some("x-real-ip"), peer), peer);
         let garbage = headers(&[("x-real-ip", "not an address")]);
         assert_eq!(client_addr(&garbage, Some("x-real-ip"), peer), peer);
+    }
+
+    fn ip(text: &str) -> IpAddr {
+        text.parse().unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
+    }
+
+    #[test]
+    fn ipv6_clients_are_keyed_by_their_64_and_mapped_ipv4_as_ipv4() {
+        assert_eq!(client_key(ip("203.0.113.7")), ip("203.0.113.7"));
+        assert_eq!(client_key(ip("::ffff:203.0.113.7")), ip("203.0.113.7"));
+        let home = client_key(ip("2001:db8:1:2:aaaa:bbbb:cccc:dddd"));
+        assert_eq!(home, ip("2001:db8:1:2::"));
+        assert_eq!(client_key(ip("2001:db8:1:2::1")), home);
+        assert_ne!(client_key(ip("2001:db8:1:3::1")), home);
+        assert_eq!(client_key(ip("::1")), ip("::"));
+    }
+
+    #[test]
+    fn a_client_holds_at_most_the_cap_and_gets_it_back_on_drop() {
+        let sockets = PerClient::new(2);
+        let one = sockets.acquire(ip("2001:db8::1"));
+        let two = sockets.acquire(ip("2001:db8::2"));
+        assert!(one.is_some() && two.is_some());
+        // Another address of the same /64 is the same client.
+        assert!(sockets.acquire(ip("2001:db8::ffff")).is_none());
+        assert!(sockets.acquire(ip("2001:db8:0:1::1")).is_some());
+        drop(one);
+        assert_eq!(sockets.held(ip("2001:db8::9")), 1);
+        assert!(sockets.acquire(ip("2001:db8::3")).is_some());
+        drop(two);
+        assert_eq!(sockets.held(ip("2001:db8::9")), 0);
+        assert!(PerClient::new(0).acquire(ip("10.0.0.1")).is_none());
     }
 }

@@ -15,7 +15,10 @@ use std::{
 use axum::extract::ws::Utf8Bytes;
 use fanorona::{ByColor, Color, Position, Setup};
 use tokio::sync::{mpsc, oneshot, watch, OnceCell};
-use tokio_util::{sync::CancellationToken, task::TaskTracker};
+use tokio_util::{
+    sync::CancellationToken,
+    task::{task_tracker::TaskTrackerToken, TaskTracker},
+};
 
 use crate::{
     clock,
@@ -23,6 +26,7 @@ use crate::{
     error::AppError,
     game::Intent,
     ids::{GameId, Secret},
+    limits::{Held, PerClient},
     store::{GameRow, Store, StoreError},
     ws::protocol::Role,
 };
@@ -109,6 +113,11 @@ struct JoinRequest {
 pub struct GameHandle {
     tx: mpsc::Sender<Command>,
     state: watch::Receiver<Arc<Snapshot>>,
+    /// The hub's count of sockets per client address, across games.
+    sockets: PerClient,
+    /// The hub's tasks: an open connection counts as one, so shutdown
+    /// waits for its close frame.
+    tasks: TaskTracker,
 }
 
 impl GameHandle {
@@ -150,13 +159,17 @@ impl GameHandle {
     /// # Errors
     ///
     /// [`AppError::TooManyConnections`] when `client` already holds the
-    /// configured number of sockets on this game;
+    /// configured number of sockets on this game or on all games;
     /// [`AppError::Unavailable`] when the game's task has stopped.
     pub async fn connect(
         &self,
         secret: Option<Secret>,
         client: IpAddr,
     ) -> Result<Connection, AppError> {
+        let held = self
+            .sockets
+            .acquire(client)
+            .ok_or(AppError::TooManyConnections)?;
         let role = self
             .ask(|tx| Command::Connect(Box::new((secret, client, tx))))
             .await??;
@@ -164,6 +177,8 @@ impl GameHandle {
             handle: self.clone(),
             role,
             client,
+            _held: held,
+            _running: self.tasks.token(),
         })
     }
 
@@ -213,6 +228,8 @@ pub struct Connection {
     /// Who the connection is.
     pub role: Role,
     client: IpAddr,
+    _held: Held,
+    _running: TaskTrackerToken,
 }
 
 impl Drop for Connection {
@@ -234,6 +251,7 @@ struct HubInner {
     games: Mutex<HashMap<GameId, Slot>>,
     shutdown: CancellationToken,
     tasks: TaskTracker,
+    sockets: PerClient,
 }
 
 /// Every live game of this process.
@@ -254,10 +272,11 @@ impl Hub {
         Hub {
             inner: Arc::new(HubInner {
                 store,
-                config,
                 games: Mutex::new(HashMap::new()),
                 shutdown: CancellationToken::new(),
                 tasks: TaskTracker::new(),
+                sockets: PerClient::new(config.sockets_per_address),
+                config,
             }),
         }
     }
@@ -406,7 +425,8 @@ impl Hub {
         self.games().len()
     }
 
-    /// Completes when every game task has stopped, after shutdown.
+    /// Completes when every game task has stopped and every connection has
+    /// been dropped, after shutdown.
     pub fn stopped(&self) -> impl Future<Output = ()> + Send + 'static {
         let tasks = self.inner.tasks.clone();
         tasks.close();

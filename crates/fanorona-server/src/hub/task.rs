@@ -74,6 +74,8 @@ pub(super) fn spawn(hub: Hub, stored: StoredGame) -> Result<GameHandle, AppError
     let handle = GameHandle {
         tx,
         state: task.state.subscribe(),
+        sockets: task.hub.inner.sockets.clone(),
+        tasks: task.hub.inner.tasks.clone(),
     };
     let tracker = task.hub.inner.tasks.clone();
     tracker.spawn(task.run(rx));

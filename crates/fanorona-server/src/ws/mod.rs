@@ -20,7 +20,7 @@ use axum::{
 };
 use axum_extra::extract::CookieJar;
 use governor::DefaultDirectRateLimiter;
-use tokio::time::{sleep_until, Instant};
+use tokio::time::{sleep_until, timeout_at, Instant};
 
 use self::protocol::{parse_intent, Role, ServerMsg};
 use crate::{
@@ -115,15 +115,19 @@ async fn run(
         seat_link: if role == Role::Spectator { None } else { link },
     }
     .to_json();
-    if socket.send(Message::Text(welcome.into())).await.is_ok() {
-        let mut this = Socket {
-            role,
-            handle: &connection.handle,
-            limiter: state.limits.socket(),
-            last_heard: Instant::now(),
-        };
+    let mut this = Socket {
+        role,
+        handle: &connection.handle,
+        limiter: state.limits.socket(),
+        last_heard: Instant::now(),
+        idle: state.config.socket_idle,
+        send_timeout: state.config.socket_send_timeout,
+    };
+    if this.send(&mut socket, Message::Text(welcome.into())).await {
         this.serve(&mut socket, &state).await;
     }
+    // Dropping the connection tells the game the player is gone, whether
+    // the socket closed, went idle or stopped reading.
     drop(connection);
 }
 
@@ -133,6 +137,8 @@ struct Socket<'a> {
     handle: &'a GameHandle,
     limiter: DefaultDirectRateLimiter,
     last_heard: Instant,
+    idle: std::time::Duration,
+    send_timeout: std::time::Duration,
 }
 
 impl Socket<'_> {
@@ -143,7 +149,7 @@ impl Socket<'_> {
     async fn serve(&mut self, socket: &mut WebSocket, state: &AppState) {
         let mut states = self.handle.subscribe();
         let shutdown = state.hub.shutdown_token();
-        let idle = state.config.socket_idle;
+        let idle = self.idle;
         let mut ping = tokio::time::interval(state.config.ping_every);
         ping.reset();
         loop {
@@ -166,10 +172,29 @@ impl Socket<'_> {
                 () = shutdown.cancelled() => close(CLOSE_RESTARTING, "server restarting"),
             };
             let last = matches!(out, Message::Close(_));
-            if socket.send(out).await.is_err() || last {
+            if !self.send(socket, out).await || last {
                 return;
             }
         }
+    }
+
+    /// Sends `message`; false when the socket failed or the client did not
+    /// take it in time. A client that stops reading fills the kernel's
+    /// buffers and then `send` waits for ever, so every send has a
+    /// deadline: `--socket-send-timeout`, or the idle deadline if sooner,
+    /// since a socket that neither reads nor talks is idle. The ping and
+    /// idle timers cannot run meanwhile, but they need not: a ping could
+    /// only queue behind the waiting frame, and the deadline already ends
+    /// the socket by the idle limit. Splitting the socket into a sender
+    /// and a receiver task would keep reading during the wait, for no
+    /// gain: a client that talks but never reads is dropped all the same.
+    /// A close frame gets the whole send limit: it is the last frame.
+    async fn send(&self, socket: &mut WebSocket, message: Message) -> bool {
+        let mut deadline = Instant::now() + self.send_timeout;
+        if !matches!(message, Message::Close(_)) {
+            deadline = deadline.min(self.last_heard + self.idle);
+        }
+        matches!(timeout_at(deadline, socket.send(message)).await, Ok(Ok(())))
     }
 
     /// Handles one client frame: an intent (answering with the error to

@@ -52,7 +52,7 @@ pub async fn start() -> TestServer {
 
 /// Starts a server on the database in `dir`, after `configure` has changed
 /// the default test configuration (custom starts allowed, a 10 ms
-/// abandonment delay, rate limits out of the way).
+/// abandonment delay, rate limits and per-address caps out of the way).
 pub async fn start_in(dir: Arc<TempDir>, configure: impl FnOnce(&mut Config)) -> TestServer {
     let store = store::open(&database_url(&dir)).await.unwrap();
     start_with_store(dir, store, configure).await
@@ -76,6 +76,8 @@ pub async fn start_with_store(
     config.abandon_after = Duration::from_millis(10);
     config.create_per_minute = 100_000;
     config.intents_per_second = 100_000;
+    config.sockets_per_address = 100_000;
+    config.connections_per_address = 100_000;
     configure(&mut config);
     let state = AppState::new(config, store);
     let (stop, stopped) = oneshot::channel::<()>();

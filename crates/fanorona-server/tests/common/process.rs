@@ -9,18 +9,42 @@ use tokio::{
 
 use super::WAIT;
 
-/// Rate limits out of the way of scripted players.
-pub const NO_RATE_LIMITS: [&str; 4] = [
+/// Rate limits and per-address caps out of the way of scripted players,
+/// who all come from one address.
+pub const NO_RATE_LIMITS: [&str; 8] = [
     "--create-per-minute",
     "100000",
     "--intents-per-second",
+    "100000",
+    "--sockets-per-address",
+    "100000",
+    "--connections-per-address",
     "100000",
 ];
 
 /// Starts the real binary on port 0 over `database`, with `args` added;
 /// returns it and its address once it listens.
 pub async fn spawn_binary(database: &str, args: &[&str]) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fanorona-server"))
+    spawn_binary_under(&[], database, args).await
+}
+
+/// Like [`spawn_binary`], run by the command `wrapper` (like `prlimit
+/// --nofile=512:512 --`) when it is not empty.
+pub async fn spawn_binary_under(
+    wrapper: &[&str],
+    database: &str,
+    args: &[&str],
+) -> (Child, String) {
+    let binary = env!("CARGO_BIN_EXE_fanorona-server");
+    let mut command = match wrapper.split_first() {
+        Some((program, rest)) => {
+            let mut command = Command::new(program);
+            command.args(rest).arg(binary);
+            command
+        }
+        None => Command::new(binary),
+    };
+    let mut child = command
         .args([
             "--listen",
             "127.0.0.1:0",
