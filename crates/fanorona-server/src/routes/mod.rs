@@ -4,6 +4,7 @@ mod api;
 mod assets;
 mod headers;
 mod pages;
+mod template;
 
 use std::time::Duration;
 
