@@ -72,22 +72,37 @@ async fn game_page(
         return Ok((jar, back).into_response());
     }
     if let Some(invite) = query.invite {
-        let holder = api::holder(&game_id, &jar, headers)?;
-        let open = match invite.parse::<Secret>() {
-            Ok(invite) => handle.invitation(invite, holder).await?,
-            Err(_) => Invitation::Closed,
-        };
-        return Ok(match open {
-            Invitation::Open(seat) => {
-                let page = template::invite_page(&state.config.origin(), &game_id, seat);
-                rendered(page, headers)
-            }
-            Invitation::Holder(_) | Invitation::Closed => back.into_response(),
-        });
+        return invitation_page(&handle, &game_id, &invite, state, &jar, headers).await;
     }
     let jar = carry_rematch_seat(jar, &handle, &game_id, secure).await;
     let page = template::game_page(&state.config.origin(), &game_id);
     Ok((jar, rendered(page, headers)).into_response())
+}
+
+/// The answer to invitation link `invite` of game `id`: the invitation
+/// while its seat is free, else the way to the board. Looks, never takes.
+async fn invitation_page(
+    handle: &GameHandle,
+    id: &GameId,
+    invite: &str,
+    state: &AppState,
+    jar: &CookieJar,
+    headers: &HeaderMap,
+) -> Result<Response, AppError> {
+    let holder = api::holder(id, jar, headers)?;
+    let open = match invite.parse::<Secret>() {
+        Ok(invite) => handle.invitation(invite, holder).await?,
+        Err(_) => Invitation::Closed,
+    };
+    Ok(match open {
+        Invitation::Open(seat) => rendered(
+            template::invite_page(&state.config.origin(), id, seat),
+            headers,
+        ),
+        Invitation::Holder(_) | Invitation::Closed => {
+            Redirect::to(&format!("/g/{id}")).into_response()
+        }
+    })
 }
 
 /// Sends a page made for this request, or the error page when its file is
