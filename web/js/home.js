@@ -1,23 +1,29 @@
 // The front page: ask who moves first, create the game, then show the
 // invitation (link, copy, share, QR code) and wait for the friend. When
-// they arrive the page turns into the game by itself.
+// they arrive the page turns into the game by itself. Below, the games
+// this browser is in, so that closing a tab never loses one.
 
 import { translator, chooseLang, translatePage } from './i18n.js';
 import { drawDiagrams } from './diagram.js';
-import { encodeQr, qrPath } from './qr.js';
-import { copyText } from './copy.js';
+import { bindInvitation } from './invitation.js';
 import { connect } from './connection.js';
 import {
   createGameRequest, readCreated, readServerMessage, socketUrl, gamePath,
 } from './protocol.js';
+import {
+  loadGames, updateGames, recordGame, forgetGame, localStore,
+} from './games.js';
 
-const t = translator(chooseLang(navigator.languages));
+const lang = chooseLang(navigator.languages);
+const t = translator(lang);
 translatePage(document, t);
 drawDiagrams(document);
 
 const $ = (id) => document.getElementById(id);
 const form = $('start-form');
 const startButton = $('start');
+const storage = localStore(window);
+const showLink = bindInvitation(document, t, navigator);
 
 form.addEventListener('submit', async (e) => {
   e.preventDefault();
@@ -39,39 +45,19 @@ form.addEventListener('submit', async (e) => {
     $('start-error').hidden = false;
     return;
   }
+  updateGames(storage, (list) => recordGame(list, {
+    id: created.id, color: created.color, joined: false, lastActive: Date.now(), invite: created.inviteLink,
+  }));
+  renderGames();
   showInvite(created);
 });
 
 function showInvite(created) {
   form.hidden = true;
   $('invite').hidden = false;
-  $('invite-link').value = created.inviteLink;
   $('to-board').href = gamePath(created.id);
-  drawQr($('qr'), created.inviteLink);
-  if (typeof navigator.share === 'function') {
-    const share = $('share');
-    share.hidden = false;
-    share.addEventListener('click', () => {
-      navigator.share({ title: t('home.shareTitle'), text: t('home.shareText'), url: created.inviteLink })
-        .catch(() => {});
-    });
-  }
-  $('copy').addEventListener('click', async (e) => {
-    const ok = await copyText($('invite-link'));
-    e.target.textContent = t(ok ? 'home.copied' : 'home.copyFailed');
-  });
+  showLink(created.inviteLink);
   waitForFriend(created);
-}
-
-function drawQr(svg, text) {
-  const { modules } = encodeQr(text);
-  const { d, size } = qrPath(modules);
-  svg.setAttribute('viewBox', `0 0 ${size} ${size}`);
-  svg.setAttribute('shape-rendering', 'crispEdges');
-  const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
-  path.setAttribute('d', d);
-  path.setAttribute('fill', '#000');
-  svg.replaceChildren(path);
 }
 
 // Watches the game as its creator (the create answer set the seat cookie,
@@ -90,6 +76,9 @@ function waitForFriend(created) {
       const friend = msg.state.players[role === 'white' ? 'black' : 'white'];
       if (friend.joined) {
         conn.close();
+        updateGames(storage, (list) => recordGame(list, {
+          id: created.id, color: role, joined: true, lastActive: Date.now(),
+        }));
         $('waiting').textContent = t('home.arrived');
         location.assign(gamePath(created.id));
       }
@@ -97,3 +86,51 @@ function waitForFriend(created) {
     window,
   });
 }
+
+// ---- this browser's games ---------------------------------------------------
+
+const when = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' });
+
+function gameItem(game) {
+  const li = document.createElement('li');
+  li.className = 'my-game';
+  const link = document.createElement('a');
+  link.href = gamePath(game.id);
+  const swatch = document.createElement('span');
+  swatch.className = `swatch ${game.color}`;
+  swatch.setAttribute('aria-hidden', 'true');
+  const what = document.createElement('span');
+  what.className = 'what';
+  what.textContent = t('home.games.entry', { color: t(`color.${game.color}`) });
+  const status = document.createElement('span');
+  status.className = game.joined ? 'status' : 'status waiting-friend';
+  status.textContent = t(game.joined ? 'home.games.playing' : 'home.games.waiting');
+  const time = document.createElement('time');
+  time.dateTime = new Date(game.lastActive).toISOString();
+  time.textContent = when.format(game.lastActive);
+  link.append(swatch, what, status, time);
+  const remove = document.createElement('button');
+  remove.type = 'button';
+  remove.className = 'icon-button remove';
+  remove.dataset.game = game.id;
+  remove.setAttribute('aria-label', `${t('home.games.remove')}: ${what.textContent}, ${time.textContent}`);
+  remove.textContent = '×';
+  li.append(link, remove);
+  return li;
+}
+
+function renderGames() {
+  const games = loadGames(storage);
+  $('my-games').hidden = games.length === 0;
+  $('games-list').replaceChildren(...games.map(gameItem));
+}
+
+$('games-list').addEventListener('click', (e) => {
+  const button = e.target.closest('button.remove');
+  if (!button) return;
+  updateGames(storage, (list) => forgetGame(list, button.dataset.game));
+  renderGames();
+  if (!$('my-games').hidden) $('games-list').querySelector('a')?.focus();
+});
+
+renderGames();

@@ -5,7 +5,7 @@
 import { translator, chooseLang, translatePage } from './i18n.js';
 import {
   createState, receiveState, receiveError, flip, browseBy, browseTo,
-  boardView, bottomColor, movableStones, isMyTurn, sideOfTurn, drawOfferNews, Link,
+  boardView, bottomColor, movableStones, isMyTurn, isPlayer, sideOfTurn, drawOfferNews, Link,
 } from './state.js';
 import { stoneAt } from './position.js';
 import { createBoard, renderBoard, renderDrag, createScheduler } from './render.js';
@@ -18,6 +18,10 @@ import {
 import { panelElements, renderPanel } from './panel.js';
 import { createSound } from './sound.js';
 import { copyText } from './copy.js';
+import { bindInvitation } from './invitation.js';
+import {
+  updateGames, recordGame, findGame, localStore,
+} from './games.js';
 
 const t = translator(chooseLang(navigator.languages));
 translatePage(document, t);
@@ -25,8 +29,9 @@ translatePage(document, t);
 let state = createState();
 let hover = null;
 let drag = null;
-const ui = { resignConfirm: false, soundOn: true, drawDeclinedAt: null };
-const sound = createSound(safeStorage());
+const ui = { resignConfirm: false, soundOn: true, drawDeclinedAt: null, inviteLink: null };
+const storage = localStore(window);
+const sound = createSound(storage);
 ui.soundOn = sound.enabled();
 
 const els = panelElements(document);
@@ -115,6 +120,7 @@ function onFrame(text) {
     const before = state;
     update(receiveState(state, msg.state));
     afterState(before);
+    remember();
     if (state.game.nextGame) goToRematch(state.game.nextGame);
   } else if (msg.type === 'error') {
     update(receiveError(state, msg));
@@ -142,6 +148,26 @@ function afterState(before) {
         taken ? t('say.captured', { count: taken }) : '',
         isMyTurn(state) ? t('say.yourTurn') : ''].filter(Boolean).join(' '));
     }
+  }
+}
+
+// A player's game goes into this browser's list (front page), with the
+// time it was last seen; while the friend has not joined, its entry holds
+// the invitation link, which the board then shows.
+const showInvite = bindInvitation(document, t, navigator);
+function remember() {
+  if (!isPlayer(state) || !state.game) return;
+  const friend = state.role === 'white' ? 'black' : 'white';
+  const joined = state.game.players[friend].joined;
+  const list = updateGames(storage, (games) => recordGame(games, {
+    id: gameId, color: state.role, joined, lastActive: Date.now(),
+  }));
+  const entry = findGame(list, gameId);
+  const link = !joined && entry ? entry.invite : null;
+  if (link !== ui.inviteLink) {
+    ui.inviteLink = link;
+    if (link) showInvite(link);
+    draw();
   }
 }
 
@@ -250,13 +276,5 @@ click(document.getElementById('seat-copy'), async (e) => {
   const ok = await copyText(els.seatLink);
   e.target.textContent = t(ok ? 'game.copied' : 'game.copy');
 });
-
-function safeStorage() {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
-}
 
 draw();

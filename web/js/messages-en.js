@@ -12,6 +12,11 @@ export const en = Object.freeze({
   'color.white': 'White',
   'color.black': 'Black',
 
+  // Link previews (Open Graph)
+  'og.title': 'Play Fanorona with me',
+  'og.description': 'A game of Fanorona, the board game of Madagascar, in the browser: no account, nothing to install.',
+  'og.imageAlt': 'A Fanorona board with its stones',
+
   // Front page
   'home.doctitle': 'Fanorona: play the game of Madagascar with a friend',
   'home.description': 'Play Fanorona (fanoron-tsivy) with a friend by sending a link. No account, nothing to install.',
@@ -42,7 +47,26 @@ export const en = Object.freeze({
   'home.goToBoard': 'Go to the board',
   'home.learn': 'New to the game?',
   'home.learnLink': 'Learn to play in five minutes',
+  'home.games.heading': 'Your games',
+  'home.games.note': 'The games you play in this browser. Only this browser knows this list.',
+  'home.games.waiting': 'Waiting for your friend',
+  'home.games.playing': 'Playing',
+  'home.games.entry': 'You play {color}',
+  'home.games.remove': 'Remove from the list',
   'home.boardLabel': 'The board at the start: twenty-two white and twenty-two black stones, only the centre point is empty.',
+
+  // Invitation page
+  'invite.doctitle': 'You are invited to a game of Fanorona',
+  'invite.h': 'Your friend invites you to a game of Fanorona',
+  'invite.lead': 'The board game of Madagascar, in your browser. No account, nothing to install.',
+  'invite.from.white': 'Your friend plays White.',
+  'invite.from.black': 'Your friend plays Black.',
+  'invite.seat.white': 'You play White, and White moves first: you begin.',
+  'invite.seat.black': 'You play Black. White moves first, so your friend begins.',
+  'invite.join': 'Join the game',
+  'invite.joining': 'Joining…',
+  'invite.failed': 'Joining did not work. Please try again.',
+  'invite.watch': 'Just watch',
 
   // How to play
   'rules.doctitle': 'How to play Fanorona',
@@ -150,6 +174,10 @@ export const en = Object.freeze({
   'game.seat.text': 'This is your own link to this game. Open it on another phone or computer to keep playing there. Keep it to yourself.',
   'game.seat.label': 'Your seat link',
   'game.invite.summary': 'Invite link',
+  'game.invite.heading': 'Invite your friend',
+  'game.invite.text': 'Send this link to your friend. The game starts when they join.',
+  'game.invite.elsewhere': 'The invitation link is kept in the browser that started this game. Send it from there.',
+  'game.waitingForFriend': 'Waiting for your friend to join',
   'game.copy': 'Copy',
   'game.copied': 'Copied',
   'game.notFound.h': 'This game cannot be found',

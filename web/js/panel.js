@@ -3,7 +3,7 @@
 // result and the buttons. Reads state, writes the DOM; changes no state.
 
 import {
-  isPlayer, isMyTurn, canAct, mustCapture, bottomColor, sideOfTurn, Link, mode, Mode,
+  isPlayer, isMyTurn, canAct, mustCapture, bottomColor, sideOfTurn, Link, mode, Mode, waitingForFriend,
 } from './state.js';
 import { countStones } from './position.js';
 import { EndReason } from './protocol.js';
@@ -36,6 +36,7 @@ export function panelElements(doc) {
     flip: $('flip'), sound: $('sound'), offerDraw: $('offer-draw'), resign: $('resign'),
     resignConfirm: $('resign-confirm'), rematch: $('rematch'),
     seat: $('seat'), seatLink: $('seat-link'),
+    invite: $('invite'), inviteShare: $('invite-share'), inviteElsewhere: $('invite-elsewhere'),
     game: $('game'), notFound: $('not-found'),
   };
 }
@@ -73,7 +74,7 @@ function turnLine(state, t) {
   if (state.link === Link.Reconnecting) return t('game.reconnecting');
   if (state.link === Link.Restarting) return t('game.restarting');
   if (!g) return t('game.connecting');
-  if (g.result) return '';
+  if (g.result || waitingForFriend(state)) return '';
   if (isMyTurn(state)) return t('game.yourTurn');
   if (isPlayer(state)) return t('game.theirTurn');
   return t('game.sideToMove', { color: t(`color.${g.turn}`) });
@@ -143,11 +144,15 @@ function renderMoves(els, state, t) {
  * @param {ReturnType<typeof panelElements>} els
  * @param {import('./state.js').ViewState} state
  * @param {(key: string, params?: object) => string} t
- * @param {{resignConfirm: boolean, soundOn: boolean, drawDeclinedAt?: number|null}} ui
+ * @param {{resignConfirm: boolean, soundOn: boolean, drawDeclinedAt?: number|null, inviteLink?: string|null}} ui
  */
 export function renderPanel(els, state, t, ui) {
   show(els.game, !state.notFound);
   show(els.notFound, state.notFound);
+  const waiting = waitingForFriend(state);
+  show(els.invite, waiting);
+  show(els.inviteShare, waiting && Boolean(ui.inviteLink));
+  show(els.inviteElsewhere, waiting && !ui.inviteLink);
   const bottom = bottomColor(state);
   renderPlayer(els.bottom, bottom, state, t);
   renderPlayer(els.top, other(bottom), state, t);
@@ -171,7 +176,7 @@ export function renderPanel(els, state, t, ui) {
     const asked = isPlayer(state) && g.rematch[other(state.role)] && !g.rematch[state.role];
     setText(els.result.querySelector('.result-rematch'), asked ? t('game.rematchOffered') : '');
   }
-  const playing = Boolean(g && !g.result && isPlayer(state));
+  const playing = Boolean(g && !g.result && isPlayer(state) && !waiting);
   const offeredToMe = Boolean(playing && g.drawOffer && g.drawOffer !== state.role);
   show(els.offer, offeredToMe);
   // A refused offer stays said until the next move or offer.

@@ -71,6 +71,25 @@ export function createGameRequest(first) {
   };
 }
 
+/**
+ * The HTTP request that accepts an invitation. `key` is the browser's
+ * join key: the same key gets the same seat again (docs/API.md).
+ * @param {string} id the game
+ * @param {string} invite the invitation token
+ * @param {string} key
+ * @returns {{url: string, init: RequestInit}}
+ */
+export function joinRequest(id, invite, key) {
+  return {
+    url: `/api/games/${encodeURIComponent(id)}/join`,
+    init: {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ invite, key }),
+    },
+  };
+}
+
 // ---- server -> client -------------------------------------------------------
 
 const COLORS = ['white', 'black'];
@@ -246,6 +265,17 @@ export function readCreated(raw, origin) {
   };
 }
 
+/**
+ * Reads the answer to joinRequest.
+ * @param {object} raw
+ * @returns {{id: string, role: 'white'|'black'|'spectator'} | null}
+ */
+export function readJoined(raw) {
+  if (!raw || typeof raw !== 'object' || typeof raw.game_id !== 'string' || !GAME_ID.test(raw.game_id)) return null;
+  const role = raw.role === Role.Spectator ? Role.Spectator : color(raw.role);
+  return role ? { id: raw.game_id, role } : null;
+}
+
 // ---- addresses ----------------------------------------------------------------
 
 const GAME_ID = /^[A-Za-z0-9]{1,64}$/;
@@ -268,6 +298,16 @@ export function gamePath(id) {
 export function gameFromLocation(loc) {
   const m = /^\/g\/([A-Za-z0-9]{1,64})\/?$/.exec(loc.pathname);
   return m ? m[1] : null;
+}
+
+/**
+ * The invitation token in a page address (`?invite=…`), if it is well formed.
+ * @param {URL|Location} loc
+ * @returns {string|null}
+ */
+export function inviteFromLocation(loc) {
+  const token = new URLSearchParams(loc.search).get('invite');
+  return token && /^[A-Za-z0-9]{22}$/.test(token) ? token : null;
 }
 
 /**

@@ -103,10 +103,21 @@ export function isPlayer(state) {
   return state.role === Color.White || state.role === Color.Black;
 }
 
-/** Whether it is this player's turn in the live game. */
+/**
+ * Whether this player's opponent has not taken their seat yet: the game
+ * cannot start, so nothing is anyone's turn.
+ */
+export function waitingForFriend(state) {
+  const g = state.game;
+  if (!g || g.result || !isPlayer(state)) return false;
+  const friend = state.role === Color.White ? Color.Black : Color.White;
+  return !g.players[friend].joined;
+}
+
+/** Whether it is this player's turn in the live game (never before the friend joins). */
 export function isMyTurn(state) {
   const g = state.game;
-  return Boolean(g && !g.result && isPlayer(state) && g.turn === state.role);
+  return Boolean(g && !g.result && isPlayer(state) && g.turn === state.role && !waitingForFriend(state));
 }
 
 /** Whether the board accepts moves now: not while the connection is down. */

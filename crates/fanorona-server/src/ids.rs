@@ -38,6 +38,25 @@ fn is_base62(s: &str) -> bool {
     s.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
+/// The last `len` base-62 digits of the big-endian number `bytes`: 22
+/// digits of a SHA-256 keep 131 of its bits, and the bias of the 125 bits
+/// left out is far below anything measurable.
+fn base62_digits(mut bytes: [u8; 32], len: usize) -> String {
+    let mut digits = Vec::with_capacity(len);
+    for _ in 0..len {
+        let mut rest = 0u32;
+        for byte in &mut bytes {
+            let value = (rest << 8) | u32::from(*byte);
+            // value < 62 * 256, so the quotient fits a byte.
+            *byte = u8::try_from(value / 62).unwrap_or(u8::MAX);
+            rest = value % 62;
+        }
+        digits.push(ALPHABET[usize::try_from(rest).unwrap_or(0)]);
+    }
+    digits.reverse();
+    digits.into_iter().map(char::from).collect()
+}
+
 /// The public identifier of a game: 10 base-62 characters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
@@ -111,6 +130,23 @@ impl Secret {
         random_base62(SECRET_LEN).map(Secret)
     }
 
+    /// The seat secret that the joiner holding `key` gets from invitation
+    /// `invite` of game `id`: base 62 of SHA-256("fanorona join" ‖ id ‖
+    /// invite ‖ key), cut to [`SECRET_LEN`]. The same browser (the same
+    /// key) asking again gets the same secret, so a join whose answer was
+    /// lost can be repeated; nobody without both the invitation and the
+    /// key can compute it.
+    pub fn derive(id: &GameId, invite: &Secret, key: &JoinKey) -> Secret {
+        let mut hash = Sha256::new();
+        for part in ["fanorona join", id.as_str(), invite.expose(), key.as_str()] {
+            // Each part with its length, so no two lists of parts hash
+            // the same bytes.
+            hash.update((part.len() as u64).to_be_bytes());
+            hash.update(part.as_bytes());
+        }
+        Secret(base62_digits(hash.finalize().into(), SECRET_LEN))
+    }
+
     /// The secret as text, to be given to its owner only.
     pub fn expose(&self) -> &str {
         &self.0
@@ -142,6 +178,62 @@ impl FromStr for Secret {
         } else {
             Err(ParseSecretError)
         }
+    }
+}
+
+/// The shortest join key: 22 characters of base 62 or base64url carry
+/// at least 128 bits.
+pub const JOIN_KEY_MIN_LEN: usize = 22;
+
+/// The longest join key.
+pub const JOIN_KEY_MAX_LEN: usize = 64;
+
+/// A random key a browser draws once per game and sends with every try
+/// of the same join, so that a repeated join gets the same seat: 22 to 64
+/// characters of `0-9A-Za-z-_` (base 62 or base64url). `Debug` never
+/// shows it: with the invitation, it makes the seat secret.
+#[derive(Clone, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "String")]
+pub struct JoinKey(String);
+
+impl JoinKey {
+    /// The key as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for JoinKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("JoinKey(..)")
+    }
+}
+
+/// Text that is not a join key.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid join key: 22 to 64 characters of 0-9, A-Z, a-z, - and _")]
+pub struct ParseJoinKeyError;
+
+impl FromStr for JoinKey {
+    type Err = ParseJoinKeyError;
+
+    fn from_str(s: &str) -> Result<JoinKey, ParseJoinKeyError> {
+        let alphabet = s
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if (JOIN_KEY_MIN_LEN..=JOIN_KEY_MAX_LEN).contains(&s.len()) && alphabet {
+            Ok(JoinKey(s.to_owned()))
+        } else {
+            Err(ParseJoinKeyError)
+        }
+    }
+}
+
+impl TryFrom<String> for JoinKey {
+    type Error = ParseJoinKeyError;
+
+    fn try_from(s: String) -> Result<JoinKey, ParseJoinKeyError> {
+        s.parse()
     }
 }
 
@@ -214,5 +306,62 @@ mod tests {
         assert!(!hash.matches(&b));
         assert_eq!(SecretHash::from_hex(&hash.to_hex()), Ok(hash));
         assert_eq!(format!("{a:?}"), "Secret(..)");
+    }
+
+    #[test]
+    fn join_keys_are_22_to_64_url_safe_characters() {
+        let ok = [
+            "a".repeat(22),
+            "Z9-_".repeat(16),
+            "0123456789abcdefghijkl".into(),
+        ];
+        for key in ok {
+            assert!(key.parse::<JoinKey>().is_ok(), "{key}");
+        }
+        let bad = [
+            "a".repeat(21),
+            "a".repeat(65),
+            String::new(),
+            format!("{}=", "a".repeat(22)),
+            format!("{}+/", "a".repeat(22)),
+            format!("{} ", "a".repeat(22)),
+            "é".repeat(11),
+        ];
+        for key in bad {
+            assert_eq!(key.parse::<JoinKey>(), Err(ParseJoinKeyError), "{key}");
+        }
+        let key: JoinKey = "k".repeat(22).parse().expect("a key");
+        assert_eq!(format!("{key:?}"), "JoinKey(..)");
+    }
+
+    #[test]
+    fn derived_secrets_are_stable_well_formed_and_depend_on_every_part() {
+        let id: GameId = "abcdefghij".parse().expect("an id");
+        let other_id: GameId = "abcdefghik".parse().expect("an id");
+        let invite = Secret::random().expect("random source");
+        let other_invite = Secret::random().expect("random source");
+        let key: JoinKey = "k".repeat(22).parse().expect("a key");
+        let other_key: JoinKey = "k".repeat(23).parse().expect("a key");
+        let secret = Secret::derive(&id, &invite, &key);
+        assert_eq!(secret, Secret::derive(&id, &invite, &key));
+        assert_eq!(secret.expose().parse::<Secret>(), Ok(secret.clone()));
+        assert_ne!(secret, Secret::derive(&other_id, &invite, &key));
+        assert_ne!(secret, Secret::derive(&id, &other_invite, &key));
+        assert_ne!(secret, Secret::derive(&id, &invite, &other_key));
+    }
+
+    #[test]
+    fn base62_digits_convert_big_numbers() {
+        let mut n = [0u8; 32];
+        assert_eq!(base62_digits(n, 3), "000");
+        n[31] = 61;
+        assert_eq!(base62_digits(n, 2), "0z");
+        n[31] = 62;
+        assert_eq!(base62_digits(n, 2), "10");
+        // 62^2 = 3844 = 0x0f04.
+        n[30] = 0x0f;
+        n[31] = 0x04;
+        assert_eq!(base62_digits(n, 3), "100");
+        assert_eq!(base62_digits([0xff; 32], 22).len(), 22);
     }
 }

@@ -82,7 +82,7 @@ async fn the_first_other_visitor_joins_and_everyone_later_watches() {
 }
 
 #[tokio::test]
-async fn invite_and_seat_links_set_the_cookie_and_redirect() {
+async fn seat_links_set_the_cookie_and_invite_links_only_show_the_invitation() {
     let server = start().await;
     let (created, creator_cookie) = server.create(json!({ "first": "friend" })).await;
     let id = created["game_id"].as_str().unwrap();
@@ -101,20 +101,18 @@ async fn invite_and_seat_links_set_the_cookie_and_redirect() {
     .await
     .unwrap();
     assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    assert_eq!(resp.headers()[header::LOCATION], format!("/g/{id}"));
     assert!(
         resp.headers().get(header::SET_COOKIE).is_none(),
         "the creator keeps their seat"
     );
 
+    // A visitor without a seat gets the invitation, and no seat.
     let resp = get(invite_path.clone(), None).await.unwrap();
-    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
-    assert_eq!(resp.headers()[header::LOCATION], format!("/g/{id}"));
-    let cookie = resp.headers()[header::SET_COOKIE]
-        .to_str()
-        .unwrap()
-        .to_owned();
-    assert!(cookie.starts_with(&format!("seat_{id}=")));
-    assert_eq!(server.state(id).await["players"]["white"]["joined"], true);
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert!(resp.headers().get(header::SET_COOKIE).is_none());
+    assert!(resp.text().await.unwrap().contains("Join the game"));
+    assert_eq!(server.state(id).await["players"]["white"]["joined"], false);
 
     let seat_path = format!("/g/{id}?seat={}", created["seat"].as_str().unwrap());
     let resp = get(seat_path, None).await.unwrap();
@@ -126,6 +124,14 @@ async fn invite_and_seat_links_set_the_cookie_and_redirect() {
     let wrong = format!("/g/{id}?seat={}", Secret::random().unwrap().expose());
     let resp = get(wrong, None).await.unwrap();
     assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    assert!(resp.headers().get(header::SET_COOKIE).is_none());
+
+    // Once the friend has joined by the button, the link leads to the game.
+    let (joined, _) = server.join(id, invite_of(&created), None).await;
+    assert_eq!(joined["role"], "white");
+    let resp = get(invite_path, None).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    assert_eq!(resp.headers()[header::LOCATION], format!("/g/{id}"));
     assert!(resp.headers().get(header::SET_COOKIE).is_none());
 }
 

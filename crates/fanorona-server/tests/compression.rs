@@ -215,14 +215,38 @@ async fn assert_compressed_page(server: &TestServer, path: &str, status: StatusC
     assert_eq!(answer.decoded(), web_file(file), "{path}");
 }
 
+/// A page made for the request (game page, invitation): compressed in
+/// each coding asked for, the same page as the plain answer, all filled in.
+async fn assert_compressed_rendered(server: &TestServer, path: &str, starts: &str) {
+    let plain = get(server, path, &accepting("identity")).await;
+    assert_eq!(plain.status, StatusCode::OK, "{path}");
+    assert_eq!(plain.encoding, None, "{path}");
+    assert_varies(path, &plain);
+    let text = String::from_utf8(plain.body.clone()).unwrap();
+    assert!(text.contains(starts), "{path}: {text}");
+    assert!(!text.contains("{{"), "{path} is not filled in");
+    for coding in ["gzip", "br"] {
+        let answer = get(server, path, &accepting(coding)).await;
+        assert_eq!(answer.status, StatusCode::OK, "{path} {coding}");
+        assert_eq!(answer.encoding.as_deref(), Some(coding), "{path}");
+        assert_varies(path, &answer);
+        assert!(answer.body.len() * 2 < plain.body.len(), "{path} {coding}");
+        assert_eq!(answer.decoded(), plain.body, "{path} {coding}");
+    }
+}
+
 #[tokio::test]
 async fn pages_and_error_pages_are_compressed() {
     let server = start().await;
     let (id, ..) = server.two_player_game(None).await;
+    assert_compressed_rendered(&server, &format!("/g/{id}"), "<main id=\"game\"").await;
+    let (open, _) = server.create(json!({ "first": "me" })).await;
+    let invite = open["invite_link"].as_str().unwrap();
+    let invite = invite.trim_start_matches(&format!("http://{}", server.addr));
+    assert_compressed_rendered(&server, invite, "Join the game").await;
     let pages = [
         ("/".to_owned(), StatusCode::OK, "index.html"),
         ("/rules".to_owned(), StatusCode::OK, "rules.html"),
-        (format!("/g/{id}"), StatusCode::OK, "game.html"),
         (
             "/g/NoSuchGame".to_owned(),
             StatusCode::NOT_FOUND,

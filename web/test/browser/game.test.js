@@ -13,7 +13,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startServer, launchBrowser, phoneContext, watchedPage, shot, noSidewaysScroll, waitText,
-  waitMoves, moveList, tapPoint, boardRows, waitBoard, waitLabel,
+  waitMoves, moveList, tapPoint, boardRows, waitBoard, waitLabel, pressJoin,
 } from './harness.js';
 
 const AFTER = [
@@ -67,7 +67,12 @@ test('the creator picks who moves first; the friend opens the invitation and the
   const friend = await person('black');
   const arrived = creator.page.waitForURL(gameUrl);
   await friend.page.goto(invite);
-  assert.equal(friend.page.url(), gameUrl, 'the invitation redirects to the plain game link');
+  assert.equal(friend.page.url(), invite, 'opening the invitation takes nothing and stays on it');
+  assert.match(await friend.page.textContent('h1'), /invites you/);
+  await noSidewaysScroll(friend.page);
+  await shot(friend.page, '01b-invitation', { fullPage: true });
+  await pressJoin(friend.page);
+  assert.equal(friend.page.url(), gameUrl, 'joining leads to the plain game link');
   await arrived;
   await waitText(creator.page, '#turn', /^Your turn$/);
   await waitText(friend.page, '#turn', /^Your friend’s turn$/);

@@ -308,3 +308,15 @@ export function contrastRatio(a, b) {
   const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
   return (hi + 0.05) / (lo + 0.05);
 }
+
+/**
+ * On an invitation page, presses "Join the game" as the friend does, and
+ * waits for the board that follows (the address loses its token).
+ * @param {import('playwright-core').Page} page
+ */
+export async function pressJoin(page) {
+  await page.waitForSelector('#join');
+  const board = page.waitForURL(/\/g\/[A-Za-z0-9]+$/, { timeout: 10_000 });
+  await page.click('#join');
+  await board;
+}

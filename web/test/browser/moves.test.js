@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startServer, launchBrowser, phoneContext, watchedPage, shot, waitText, waitMoves, createGame,
-  plainStep, pointCentre, tapPoint,
+  plainStep, pointCentre, tapPoint, pressJoin,
 } from './harness.js';
 
 let server;
@@ -70,6 +70,7 @@ test('White drags a stone with the mouse at a desktop; the destination previews 
   game = await createGame(server.url, { first: 'me' });
   const white = await open('white', game.seat_link, await desktop());
   const black = await open('black', game.invite_link, await phoneContext(browser));
+  await pressJoin(black.page);
   await waitText(white.page, '#turn', /^Your turn$/);
   await waitText(black.page, '#turn', /^Your friend’s turn$/);
   const watcher = await phoneContext(browser);
@@ -149,6 +150,7 @@ test('the quiet-turn counter turns prominent at 40 turns without a capture', asy
   const quiet = await createGame(server.url, { first: 'me', position: 'W......../........./........./........./........B w 39' });
   const white = await open('quiet-white', quiet.seat_link, await phoneContext(browser));
   const black = await open('quiet-black', quiet.invite_link, await phoneContext(browser));
+  await pressJoin(black.page);
   await waitText(white.page, '#quiet', /^39 turns without a capture$/);
   const look = (page) => page.evaluate(() => {
     const s = getComputedStyle(document.getElementById('quiet'));

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startServer, launchBrowser, phoneContext, watchedPage, shot, waitText, waitMoves, createGame,
-  plainStep, tapPoint,
+  plainStep, tapPoint, pressJoin,
 } from './harness.js';
 
 let server;
@@ -73,6 +73,7 @@ test('a move sounds on both players\' pages while the sound is on', async () => 
   game = await createGame(server.url, { first: 'me' });
   const white = await open('white', game.seat_link);
   const black = await open('black', game.invite_link);
+  await pressJoin(black.page);
   await open('spectator', game.spectator_link);
   await waitText(black.page, '#turn', /^Your friend’s turn$/);
   await waitText(white.page, '#sound', /^Sound on$/);

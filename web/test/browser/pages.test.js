@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startServer, launchBrowser, phoneContext, watchedPage, shot, noSidewaysScroll, waitText,
-  tapPoint, waitMoves, waitBoard, createGame, contrastRatio,
+  tapPoint, waitMoves, waitBoard, createGame, contrastRatio, pressJoin,
 } from './harness.js';
 
 let server;
@@ -123,6 +123,7 @@ test('the creator may claim the win when the server says the friend has gone', a
   const created = await res.json();
   const white = await open(new URL(created.seat_link).pathname + new URL(created.seat_link).search);
   const black = await open(new URL(created.invite_link).pathname + new URL(created.invite_link).search);
+  await pressJoin(black.page);
   await waitText(white.page, '#turn', /^Your turn$/);
   await waitText(white.page, '#player-top .presence', /online/);
   assert.equal(await white.page.isHidden('#claim'), true, 'no claim while the friend is here');
@@ -150,6 +151,7 @@ async function desktopGame(colorScheme) {
   const watched = await watchedPage(context, server.url);
   await watched.page.goto(server.url + path(created.seat_link));
   const friend = await open(path(created.invite_link));
+  await pressJoin(friend.page);
   await waitText(watched.page, '#turn', /^Your turn$/);
   await watched.page.waitForSelector('#offer-draw:not([hidden])');
   return { ...watched, context, friend };

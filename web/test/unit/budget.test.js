@@ -57,7 +57,7 @@ test('the front page with all its assets stays under 60 KB compressed', () => {
 // modulepreload: the browser then fetches them all at once instead of one
 // level of imports after the other. The list must follow the imports.
 test('every page preloads exactly the modules its entry imports', () => {
-  const pages = ['index.html', 'game.html', 'rules.html', 'which-rules.html',
+  const pages = ['index.html', 'game.html', 'invite.html', 'rules.html', 'which-rules.html',
     'not-found.html', 'expired.html', 'error.html'];
   for (const page of pages) {
     const html = readFileSync(new URL(page, WEB), 'utf8');

@@ -33,6 +33,9 @@ test('every page marks its text with catalog keys, and the text matches the cata
     const html = readFileSync(new URL(page, WEB), 'utf8');
     for (const m of html.matchAll(/<(\w+)[^>]*\sdata-i18n="([^"]+)"[^>]*>([^<]*)</g)) {
       const [, , key, text] = m;
+      // A key the server fills in ({{name}}): crates/fanorona-server
+      // checks those (routes::template::tests).
+      if (key.startsWith('{{')) continue;
       assert.ok(key in CATALOGS.en, `${page}: unknown key ${key}`);
       assert.equal(decode(text).replace(/\s+/g, ' ').trim(), t(key), `${page}: ${key}`);
       checked++;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
   stepMessage, simpleMessage, createGameRequest, readServerMessage, readCreated, readError,
-  gameFromLocation, socketUrl, stateUrl, gamePath, ClientType,
+  gameFromLocation, socketUrl, stateUrl, gamePath, ClientType, joinRequest, readJoined, inviteFromLocation,
 } from '../../js/protocol.js';
 import { rawState } from './fixtures.js';
 
@@ -140,4 +140,24 @@ test('the socket address follows the page scheme; the seat travels as a cookie',
   assert.equal(socketUrl(new URL('https://x.org/g/Ab3'), 'Ab3'), 'wss://x.org/api/games/Ab3/ws');
   assert.equal(socketUrl(new URL('http://127.0.0.1:8080/g/Ab3'), 'Ab3'), 'ws://127.0.0.1:8080/api/games/Ab3/ws');
   assert.equal(stateUrl('Ab3'), '/api/games/Ab3');
+});
+
+test('the join request carries the invitation and the key; its answer is read strictly', () => {
+  const { url, init } = joinRequest('abcDEF1234', 'U1F5jtvo2nbP9FZiyArH8x', 'k'.repeat(22));
+  assert.equal(url, '/api/games/abcDEF1234/join');
+  assert.equal(init.method, 'POST');
+  assert.deepEqual(JSON.parse(init.body), { invite: 'U1F5jtvo2nbP9FZiyArH8x', key: 'k'.repeat(22) });
+  assert.deepEqual(readJoined({ game_id: 'abcDEF1234', role: 'black', seat: 'x', seat_link: 'y' }), { id: 'abcDEF1234', role: 'black' });
+  assert.deepEqual(readJoined({ game_id: 'abcDEF1234', role: 'spectator', seat: null }), { id: 'abcDEF1234', role: 'spectator' });
+  for (const bad of [null, 'x', {}, { game_id: 'abcDEF1234', role: 'admin' }, { game_id: '../x', role: 'white' }]) {
+    assert.equal(readJoined(bad), null, JSON.stringify(bad));
+  }
+});
+
+test('the invitation token is read from the page address only when well formed', () => {
+  const at = (search) => new URL(`https://x.example/g/abcDEF1234${search}`);
+  assert.equal(inviteFromLocation(at('?invite=U1F5jtvo2nbP9FZiyArH8x')), 'U1F5jtvo2nbP9FZiyArH8x');
+  for (const search of ['', '?invite=', '?invite=short', '?invite=U1F5jtvo2nbP9FZiyArH8x!', '?seat=U1F5jtvo2nbP9FZiyArH8x']) {
+    assert.equal(inviteFromLocation(at(search)), null, search);
+  }
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {
   Mode, createState, stateFromPosition, receiveState, receiveError, tap, drop, endTurn, cancel,
   flip, browseBy, browseTo, movableStones, mustCapture, mode, boardView, bottomColor, canAct, sideOfTurn,
-  drawOfferNews,
+  drawOfferNews, isMyTurn, waitingForFriend,
 } from '../../js/state.js';
 import { stoneAt } from '../../js/position.js';
 import { gameState } from './fixtures.js';
@@ -228,4 +228,20 @@ test('draw offer news: an offer from the friend, and a refusal of one\'s own', (
     'an offer that lapsed when the friend played was not refused');
   assert.equal(drawOfferNews(g({ draw_offer: 'white' }), g({ draw_offer: null, result: { winner: null, reason: 'agreement' } }), 'white'), null);
   assert.equal(drawOfferNews(null, g({ draw_offer: 'black' }), 'white'), null, 'nothing is news on the first state');
+});
+
+test('while the friend has not joined nothing is anyone\'s turn and no stone can move', () => {
+  const alone = gameState({ players: { white: { joined: true, connected: true }, black: { joined: false, connected: false } } });
+  const white = receiveState({ ...createState(), role: 'white' }, alone);
+  assert.equal(waitingForFriend(white), true);
+  assert.equal(isMyTurn(white), false);
+  assert.deepEqual(movableStones(white), []);
+  assert.equal(tap(white, 'e2').state.selected, null);
+  assert.equal(boardView(white, 'e3').movable.length, 0);
+  const spectator = receiveState({ ...createState(), role: 'spectator' }, alone);
+  assert.equal(waitingForFriend(spectator), false, 'a spectator waits for nobody');
+  const both = receiveState(white, gameState({ version: 2 }));
+  assert.equal(waitingForFriend(both), false);
+  assert.equal(isMyTurn(both), true);
+  assert.ok(movableStones(both).length > 0);
 });

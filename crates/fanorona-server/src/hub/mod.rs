@@ -74,8 +74,22 @@ pub enum Joined {
     Already(Color, Secret),
     /// The visitor took the free seat and gets this secret.
     Seated(Color, Secret),
+    /// The visitor's join key names the seat it took before, whose answer
+    /// may have been lost: that seat again.
+    Again(Color, Secret),
     /// Both seats are taken: the visitor watches.
     Spectator,
+}
+
+/// What an invitation link leads to, seen without changing anything.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Invitation {
+    /// The visitor already holds this seat.
+    Holder(Color),
+    /// The invitation is this game's, and this seat is free.
+    Open(Color),
+    /// The token is not this game's, or both seats are taken.
+    Closed,
 }
 
 /// Who sends an intent.
@@ -98,6 +112,7 @@ enum Command {
     Identify(Secret, oneshot::Sender<Option<Color>>),
     Act(Sender, Intent, Reply<Utf8Bytes>),
     Join(Box<JoinRequest>),
+    Invitation(Box<(Secret, Option<Secret>, oneshot::Sender<Invitation>)>),
 }
 
 /// An invitation presented to a game, and who presents it.
@@ -105,6 +120,8 @@ enum Command {
 struct JoinRequest {
     invite: Secret,
     holder: Option<Secret>,
+    /// The secret the joiner's key derives, if it sent one.
+    keyed: Option<Secret>,
     reply: Reply<Joined>,
 }
 
@@ -200,20 +217,44 @@ impl GameHandle {
         self.ask(|tx| Command::Act(by, intent, tx)).await?
     }
 
-    /// Opens the invitation `invite` for a visitor holding `holder`.
+    /// Accepts the invitation `invite` for a visitor holding `holder`.
+    /// With `keyed` (the secret the joiner's key derives), a free seat is
+    /// taken with that secret, and a seat already holding it is given
+    /// again; without, a fresh random secret is drawn.
     ///
     /// # Errors
     ///
     /// A wrong or expired invitation.
-    pub async fn join(&self, invite: Secret, holder: Option<Secret>) -> Result<Joined, AppError> {
+    pub async fn join(
+        &self,
+        invite: Secret,
+        holder: Option<Secret>,
+        keyed: Option<Secret>,
+    ) -> Result<Joined, AppError> {
         self.ask(|reply| {
             Command::Join(Box::new(JoinRequest {
                 invite,
                 holder,
+                keyed,
                 reply,
             }))
         })
         .await?
+    }
+
+    /// What the invitation `invite` offers a visitor holding `holder`;
+    /// changes nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`AppError::Unavailable`] when the game's task has stopped.
+    pub async fn invitation(
+        &self,
+        invite: Secret,
+        holder: Option<Secret>,
+    ) -> Result<Invitation, AppError> {
+        self.ask(|tx| Command::Invitation(Box::new((invite, holder, tx))))
+            .await
     }
 }
 

@@ -9,7 +9,7 @@ use tokio::{
     time::{sleep, sleep_until, Instant},
 };
 
-use super::{Command, GameHandle, Hub, JoinRequest, Joined, Sender, Snapshot};
+use super::{Command, GameHandle, Hub, Invitation, JoinRequest, Joined, Sender, Snapshot};
 use crate::{
     clock,
     error::AppError,
@@ -147,10 +147,15 @@ impl GameTask {
                 let JoinRequest {
                     invite,
                     holder,
+                    keyed,
                     reply,
                 } = *request;
-                let result = self.join(invite, holder).await;
+                let result = self.join(invite, holder, keyed).await;
                 let _ = reply.send(result);
+            }
+            Command::Invitation(request) => {
+                let (invite, holder, reply) = *request;
+                let _ = reply.send(self.invitation(&invite, holder.as_ref()));
             }
         }
     }
@@ -325,7 +330,29 @@ impl GameTask {
         !self.both_joined() && clock::unix_seconds().saturating_sub(self.row.created_at) >= ttl
     }
 
-    async fn join(&mut self, invite: Secret, holder: Option<Secret>) -> Result<Joined, AppError> {
+    /// The seat free for a joiner, if any.
+    fn free_seat(&self) -> Option<Color> {
+        Color::ALL
+            .into_iter()
+            .find(|&c| self.row.seats.get(c).is_none())
+    }
+
+    fn invitation(&self, invite: &Secret, holder: Option<&Secret>) -> Invitation {
+        if let Some(color) = holder.and_then(|h| self.seat_of(h)) {
+            return Invitation::Holder(color);
+        }
+        match self.free_seat() {
+            Some(color) if self.row.invite.matches(invite) => Invitation::Open(color),
+            _ => Invitation::Closed,
+        }
+    }
+
+    async fn join(
+        &mut self,
+        invite: Secret,
+        holder: Option<Secret>,
+        keyed: Option<Secret>,
+    ) -> Result<Joined, AppError> {
         if let Some(holder) = holder {
             if let Some(color) = self.seat_of(&holder) {
                 return Ok(Joined::Already(color, holder));
@@ -334,16 +361,21 @@ impl GameTask {
         if !self.row.invite.matches(&invite) {
             return Err(AppError::WrongInvite);
         }
-        let Some(color) = Color::ALL
-            .into_iter()
-            .find(|&c| self.row.seats.get(c).is_none())
-        else {
+        if let Some(keyed) = keyed.as_ref() {
+            if let Some(color) = self.seat_of(keyed) {
+                return Ok(Joined::Again(color, keyed.clone()));
+            }
+        }
+        let Some(color) = self.free_seat() else {
             return Ok(Joined::Spectator);
         };
         if self.expired() {
             return Err(AppError::InvitationExpired);
         }
-        let secret = Secret::random()?;
+        let secret = match keyed {
+            Some(secret) => secret,
+            None => Secret::random()?,
+        };
         let hash = secret.hash();
         let claimed = self.hub.inner.store.claim_seat(&self.row.id, color, &hash);
         if let Err(error) = claimed.await {

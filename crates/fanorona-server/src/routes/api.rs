@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     error::AppError,
     hub::{First, Hub, Joined, Sender},
-    ids::{GameId, Secret},
+    ids::{GameId, JoinKey, Secret},
     limits::ClientAddr,
     seat,
     state::AppState,
@@ -71,6 +71,10 @@ pub(super) async fn create_game(
 #[serde(deny_unknown_fields)]
 pub(super) struct JoinGame {
     invite: String,
+    /// The browser's join key: a repeated join with the same key gets the
+    /// same seat. Without it a fresh secret is drawn each time.
+    #[serde(default)]
+    key: Option<JoinKey>,
 }
 
 #[derive(Debug, Serialize)]
@@ -81,8 +85,10 @@ pub(super) struct JoinedView {
     seat_link: Option<String>,
 }
 
-/// Opens an invitation: takes the free seat, or keeps the caller's own
-/// seat, or makes the caller a spectator.
+/// Accepts an invitation: takes the free seat, or gives the caller's own
+/// seat again (by its credentials or its join key), or makes the caller a
+/// spectator. The seat cookie is set whenever the seat is the caller's by
+/// this request alone (taken now, or found by the key).
 pub(super) async fn join_game(
     Path(id): Path<String>,
     State(state): State<AppState>,
@@ -92,16 +98,18 @@ pub(super) async fn join_game(
     Body(req): Body<JoinGame>,
 ) -> Result<(CookieJar, Json<JoinedView>), AppError> {
     state.limits.intent(client)?;
-    let (id, joined) = join(&state.hub, &id, &req.invite, &jar, &headers).await?;
+    let (id, joined) = join(&state.hub, &id, &req, &jar, &headers).await?;
     let origin = state.config.origin();
     let (role, secret) = match &joined {
-        Joined::Already(color, secret) | Joined::Seated(color, secret) => {
-            (color.name(), Some(secret))
-        }
+        Joined::Already(color, secret)
+        | Joined::Seated(color, secret)
+        | Joined::Again(color, secret) => (color.name(), Some(secret)),
         Joined::Spectator => ("spectator", None),
     };
     let jar = match &joined {
-        Joined::Seated(_, secret) => jar.add(seat::cookie(&id, secret, is_https(&origin))),
+        Joined::Seated(_, secret) | Joined::Again(_, secret) => {
+            jar.add(seat::cookie(&id, secret, is_https(&origin)))
+        }
         _ => jar,
     };
     let view = JoinedView {
@@ -113,21 +121,39 @@ pub(super) async fn join_game(
     Ok((jar, Json(view)))
 }
 
-/// Opens invitation `invite` of game `id` for the holder of the request's
-/// credentials (bearer header or seat cookie).
-pub(super) async fn join(
+/// Accepts the invitation of `req` to game `id` for the holder of the
+/// request's credentials (bearer header or seat cookie) and join key.
+async fn join(
     hub: &Hub,
     id: &str,
-    invite: &str,
+    req: &JoinGame,
     jar: &CookieJar,
     headers: &HeaderMap,
 ) -> Result<(GameId, Joined), AppError> {
     let handle = hub.get(id).await?;
     let id: GameId = id.parse().map_err(|_| AppError::GameNotFound)?;
-    let invite: Secret = invite.parse().map_err(|_| AppError::WrongInvite)?;
-    let holder = seat::bearer(headers)?.or_else(|| seat::from_cookie(jar, &id));
-    let joined = handle.join(invite, holder).await?;
+    let invite: Secret = req.invite.parse().map_err(|_| AppError::WrongInvite)?;
+    let holder = holder(&id, jar, headers)?;
+    let keyed = req
+        .key
+        .as_ref()
+        .map(|key| Secret::derive(&id, &invite, key));
+    let joined = handle.join(invite, holder, keyed).await?;
     Ok((id, joined))
+}
+
+/// The seat secret a request presents for game `id`: its bearer header,
+/// else its seat cookie.
+///
+/// # Errors
+///
+/// [`AppError::WrongSecret`] for a bearer header that holds no secret.
+pub(super) fn holder(
+    id: &GameId,
+    jar: &CookieJar,
+    headers: &HeaderMap,
+) -> Result<Option<Secret>, AppError> {
+    Ok(seat::bearer(headers)?.or_else(|| seat::from_cookie(jar, id)))
 }
 
 /// `GET /api/games/{id}`: the state message, as every watcher gets it.

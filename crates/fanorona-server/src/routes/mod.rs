@@ -5,6 +5,7 @@ mod assets;
 mod headers;
 mod pages;
 mod preview;
+mod template;
 
 use std::time::Duration;
 

@@ -1,5 +1,7 @@
-//! The HTML pages: the home page and a game's page, which also turns seat
-//! and invitation links into the seat cookie.
+//! The HTML pages: the home page, a game's page (which also turns a seat
+//! link into the seat cookie) and the invitation. Opening a link never
+//! changes who holds a seat: chat apps fetch every pasted link for its
+//! preview, so a seat is only ever taken by the invitation's POST.
 
 use axum::{
     extract::{Path, Query, State},
@@ -9,11 +11,11 @@ use axum::{
 use axum_extra::extract::CookieJar;
 use serde::Deserialize;
 
-use super::{api, assets};
+use super::{api, assets, template};
 use crate::{
     clock,
     error::AppError,
-    hub::{GameHandle, Joined},
+    hub::{GameHandle, Invitation},
     ids::{GameId, Secret},
     seat,
     state::AppState,
@@ -31,9 +33,10 @@ pub(super) struct GameQuery {
     invite: Option<String>,
 }
 
-/// `GET /g/{id}`: the game page. A seat or invitation link sets the seat
+/// `GET /g/{id}` (and `HEAD`): the game page. A seat link sets the seat
 /// cookie and redirects to the plain game link, so the secret leaves the
-/// address bar.
+/// address bar. An invitation link shows the invitation while its seat is
+/// free, and redirects to the game otherwise; it never takes the seat.
 pub(super) async fn game(
     Path(id): Path<String>,
     Query(query): Query<GameQuery>,
@@ -69,16 +72,46 @@ async fn game_page(
         return Ok((jar, back).into_response());
     }
     if let Some(invite) = query.invite {
-        return match api::join(&state.hub, id, &invite, &jar, headers).await {
-            Ok((_, Joined::Seated(_, s))) => {
-                Ok((jar.add(seat::cookie(&game_id, &s, secure)), back).into_response())
-            }
-            Ok(_) | Err(AppError::WrongInvite) => Ok(back.into_response()),
-            Err(e) => Err(e),
-        };
+        return invitation_page(&handle, &game_id, &invite, state, &jar, headers).await;
     }
     let jar = carry_rematch_seat(jar, &handle, &game_id, secure).await;
-    Ok((jar, assets::respond::<assets::Web>("game.html", headers)).into_response())
+    let page = template::game_page(&state.config.origin(), &game_id);
+    Ok((jar, rendered(page, headers)).into_response())
+}
+
+/// The answer to invitation link `invite` of game `id`: the invitation
+/// while its seat is free, else the way to the board. Looks, never takes.
+async fn invitation_page(
+    handle: &GameHandle,
+    id: &GameId,
+    invite: &str,
+    state: &AppState,
+    jar: &CookieJar,
+    headers: &HeaderMap,
+) -> Result<Response, AppError> {
+    let holder = api::holder(id, jar, headers)?;
+    let open = match invite.parse::<Secret>() {
+        Ok(invite) => handle.invitation(invite, holder).await?,
+        Err(_) => Invitation::Closed,
+    };
+    Ok(match open {
+        Invitation::Open(seat) => rendered(
+            template::invite_page(&state.config.origin(), id, seat),
+            headers,
+        ),
+        Invitation::Holder(_) | Invitation::Closed => {
+            Redirect::to(&format!("/g/{id}")).into_response()
+        }
+    })
+}
+
+/// Sends a page made for this request, or the error page when its file is
+/// missing from the binary.
+fn rendered(page: Option<String>, headers: &HeaderMap) -> Response {
+    match page {
+        Some(html) => assets::rendered_page(html, headers),
+        None => message_page(&AppError::Unavailable, headers),
+    }
 }
 
 /// Whether nobody joined the game within the invitation's lifetime.

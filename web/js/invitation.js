@@ -1,0 +1,54 @@
+// The invitation box of the front page and of the board while the friend
+// has not joined: the link in a field, Copy, Share (the system share
+// sheet, where there is one) and a QR code for a friend at the same table.
+
+import { encodeQr, qrPath } from './qr.js';
+import { copyText } from './copy.js';
+
+/**
+ * Draws `text` as a QR code into an <svg>.
+ * @param {SVGSVGElement} svg
+ * @param {string} text
+ */
+export function drawQr(svg, text) {
+  const { modules } = encodeQr(text);
+  const { d, size } = qrPath(modules);
+  svg.setAttribute('viewBox', `0 0 ${size} ${size}`);
+  svg.setAttribute('shape-rendering', 'crispEdges');
+  const path = svg.ownerDocument.createElementNS('http://www.w3.org/2000/svg', 'path');
+  path.setAttribute('d', d);
+  path.setAttribute('fill', '#000');
+  svg.replaceChildren(path);
+}
+
+/**
+ * Binds the Copy and Share buttons of the box (ids invite-link, copy,
+ * share, qr) and returns the function that shows a link in it; showing
+ * the same link again does nothing.
+ * @param {Document} doc
+ * @param {(key: string) => string} t
+ * @param {Navigator} nav
+ * @returns {(link: string) => void}
+ */
+export function bindInvitation(doc, t, nav) {
+  const $ = (id) => doc.getElementById(id);
+  let shown = null;
+  $('copy').addEventListener('click', async (e) => {
+    const ok = await copyText($('invite-link'));
+    e.target.textContent = t(ok ? 'home.copied' : 'home.copyFailed');
+  });
+  if (typeof nav.share === 'function') {
+    const share = $('share');
+    share.hidden = false;
+    share.addEventListener('click', () => {
+      if (!shown) return;
+      nav.share({ title: t('home.shareTitle'), text: t('home.shareText'), url: shown }).catch(() => {});
+    });
+  }
+  return (link) => {
+    if (link === shown) return;
+    shown = link;
+    $('invite-link').value = link;
+    drawQr($('qr'), link);
+  };
+}
