@@ -27,8 +27,12 @@ pub struct Web;
 /// few bytes at most, less than a response header.
 const MIN_COMPRESSED_SIZE: usize = 256;
 
-/// Every path not routed elsewhere: a file of `web/`, or 404.
+/// Every path not routed elsewhere: a file of `web/`, or 404 (also for
+/// the templates, which only their routes fill in and serve).
 pub(super) async fn static_file(uri: Uri, headers: HeaderMap) -> Response {
+    if super::template::is_template(uri.path()) {
+        return page_with_status::<Web>("not-found.html", StatusCode::NOT_FOUND, &headers);
+    }
     respond::<Web>(uri.path(), &headers)
 }
 

@@ -22,6 +22,7 @@ pub use self::{
     assets::{compress_all, respond, Web},
     headers::CSP,
     preview::png as preview_png,
+    template::TEMPLATES,
 };
 use crate::{limits::MAX_BODY, state::AppState, ws};
 

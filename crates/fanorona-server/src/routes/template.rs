@@ -12,6 +12,19 @@ use fanorona::Color;
 use super::assets::Web;
 use crate::ids::GameId;
 
+/// The files of `web/` that are templates: served only filled in, by
+/// their routes (`/g/{id}`), never as they are.
+pub const TEMPLATES: [&str; 2] = ["game.html", "invite.html"];
+
+/// Whether the request path `path` names a template itself (`/game.html`
+/// or `/game`).
+pub(super) fn is_template(path: &str) -> bool {
+    let name = path.trim_start_matches('/');
+    TEMPLATES
+        .iter()
+        .any(|t| name == *t || t.strip_suffix(".html") == Some(name))
+}
+
 /// The values of a page, by name.
 type Values<'a> = [(&'a str, &'a str)];
 
