@@ -158,7 +158,10 @@ impl Socket<'_> {
                         ControlFlow::Continue(None) => continue,
                         ControlFlow::Break(()) => return,
                     },
-                    Some(Err(_)) => close(close_code::SIZE, "message too large"),
+                    Some(Err(error)) => match close_for(error) {
+                        Some(frame) => frame,
+                        None => return,
+                    },
                     None => return,
                 },
                 _ = ping.tick() => Message::Ping(Bytes::new()),
@@ -198,6 +201,28 @@ impl Socket<'_> {
 
 /// The close code sent when the server stops: 1012, "service restart".
 pub const CLOSE_RESTARTING: u16 = 1012;
+
+/// The close frame that answers a frame the transport could not read
+/// (RFC 6455 section 7.4.1): 1007 for a text message that is not UTF-8,
+/// 1009 for a message or frame over the size limits, 1002 for any other
+/// breach of the protocol (an unmasked frame, reserved bits set, an unknown
+/// opcode, a fragmented or oversized control frame...). `None` when the
+/// connection itself is gone and nothing can be sent.
+fn close_for(error: axum::Error) -> Option<Message> {
+    use tungstenite::error::{Error, ProtocolError};
+    let Ok(error) = error.into_inner().downcast::<Error>() else {
+        return Some(close(close_code::ERROR, "internal error"));
+    };
+    match *error {
+        Error::Utf8(_) => Some(close(close_code::INVALID, "invalid UTF-8")),
+        Error::Capacity(_) => Some(close(close_code::SIZE, "message too large")),
+        Error::Protocol(ProtocolError::ResetWithoutClosingHandshake)
+        | Error::ConnectionClosed
+        | Error::AlreadyClosed
+        | Error::Io(_) => None,
+        _ => Some(close(close_code::PROTOCOL, "protocol error")),
+    }
+}
 
 fn close(code: u16, reason: &'static str) -> Message {
     Message::Close(Some(CloseFrame {
