@@ -15,7 +15,7 @@ use axum::{
         ws::{close_code, CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade},
         Path, State,
     },
-    http::HeaderMap,
+    http::{header, HeaderMap, HeaderValue},
     response::Response,
 };
 use axum_extra::extract::CookieJar;
@@ -87,18 +87,27 @@ fn credentials(
     Ok(seat::from_cookie(jar, id).or_else(|| previous.and_then(|p| seat::from_cookie(jar, &p))))
 }
 
-/// Whether the upgrade may use the visitor's credentials: always without a
-/// configured public URL, else only when the browser's `Origin` is absent
-/// (not a browser) or is the site itself, so another site's page cannot
-/// open a socket that acts for the visitor.
+/// Whether the upgrade may use the visitor's credentials: only when the
+/// browser's `Origin` is absent (not a browser) or is the site itself, so
+/// another site's page cannot open a socket that acts for the visitor. The
+/// site is the configured public URL, or without one the request's own
+/// `Host` over `http` or `https`.
 fn same_origin(headers: &HeaderMap, public_url: Option<&str>) -> bool {
-    let Some(public) = public_url else {
+    let Some(origin) = headers.get(header::ORIGIN) else {
         return true;
     };
-    match headers.get(axum::http::header::ORIGIN) {
-        None => true,
-        Some(origin) => origin.as_bytes() == public.trim_end_matches('/').as_bytes(),
+    let origin = origin.as_bytes();
+    if let Some(public) = public_url {
+        return origin == public.trim_end_matches('/').as_bytes();
     }
+    let Some(host) = headers.get(header::HOST).map(HeaderValue::as_bytes) else {
+        return false;
+    };
+    [&b"http://"[..], b"https://"].iter().any(|scheme| {
+        origin
+            .strip_prefix(*scheme)
+            .is_some_and(|rest| rest.eq_ignore_ascii_case(host))
+    })
 }
 
 async fn run(
