@@ -63,6 +63,7 @@ async fn malformed_intents_are_refused_over_http_and_sockets() {
         .http
         .post(server.url(&path))
         .bearer_auth(&white)
+        .header("content-type", "application/json")
         .body(vec![0xff, 0xfe, b'{'])
         .send()
         .await
