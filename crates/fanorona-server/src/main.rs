@@ -17,6 +17,9 @@ async fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             tracing::error!("{error}");
+            // Also on stderr, where the operator looks when the server
+            // does not start: the log may be filtered (`--log off`).
+            eprintln!("fanorona-server: {error}");
             ExitCode::FAILURE
         }
     }

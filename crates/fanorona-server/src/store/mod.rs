@@ -9,7 +9,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use fanorona::{Color, Turn};
 
-pub use self::sqlite::SqliteStore;
+pub use self::sqlite::{check, Checked, SqliteStore, CHECK_LIMIT};
 use crate::{
     game::{Action, Intent},
     ids::{GameId, SecretHash},
@@ -57,6 +57,19 @@ pub enum StoreError {
     /// The database URL names no supported backend.
     #[error("unsupported database URL scheme {0:?}: use sqlite://")]
     UnknownScheme(String),
+    /// The database file is damaged: the server must not use it.
+    #[error(
+        "the database file {} is damaged ({detail}). It was left as it is. \
+         Stop here: keep a copy of it, restore your last backup in its place \
+         (see \"Backups\" in docs/RELIABILITY.md), then start again",
+        path.display()
+    )]
+    Damaged {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What SQLite found.
+        detail: String,
+    },
     /// Anything else: the backend's error.
     #[error("storage error: {0}")]
     Other(Box<dyn std::error::Error + Send + Sync>),
