@@ -5,13 +5,23 @@ use std::process::ExitCode;
 use clap::Parser;
 use fanorona_server::{serve, store, AppState, Config};
 use tokio::net::TcpListener;
-use tracing_subscriber::EnvFilter;
+use tracing_subscriber::{
+    filter::{LevelFilter, Targets},
+    layer::SubscriberExt,
+    util::SubscriberInitExt,
+    EnvFilter, Layer,
+};
 
 #[tokio::main]
 async fn main() -> ExitCode {
     let config = Config::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(EnvFilter::try_new(&config.log).unwrap_or_else(|_| EnvFilter::new("info")))
+    let operator = EnvFilter::try_new(&config.log).unwrap_or_else(|_| EnvFilter::new("info"));
+    tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_filter(operator)
+                .with_filter(never_secrets()),
+        )
         .init();
     match run(config).await {
         Ok(()) => ExitCode::SUCCESS,
@@ -23,6 +33,23 @@ async fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A filter applied after the operator's, whatever it allows: the
+/// libraries that log what passes through them stay quiet at the levels
+/// where they would write a seat secret or an invitation token. At
+/// `--log trace`, tungstenite logs every frame and message it reads or
+/// writes ("Received message {message}", "Sending frame: {frame:?}"),
+/// among them a player's `welcome` with their seat link; it logs close
+/// frames at debug. Axum logs every rejection's text at trace (target
+/// `axum::rejection`), which can quote a request's values. Their
+/// connection-level warnings and errors still show.
+fn never_secrets() -> Targets {
+    Targets::new()
+        .with_default(LevelFilter::TRACE)
+        .with_target("tungstenite", LevelFilter::INFO)
+        .with_target("tokio_tungstenite", LevelFilter::INFO)
+        .with_target("axum::rejection", LevelFilter::DEBUG)
 }
 
 async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
