@@ -1,9 +1,10 @@
-//! `fanorona-server`: reads the configuration and serves the site.
+//! `fanorona-server`: reads the configuration and serves the site, or runs
+//! one of its commands (`backup`).
 
-use std::process::ExitCode;
+use std::{path::PathBuf, process::ExitCode};
 
 use clap::Parser;
-use fanorona_server::{serve, store, AppState, Config};
+use fanorona_server::{config::Command, serve, store, AppState, Config};
 use tokio::net::TcpListener;
 use tracing_subscriber::{
     filter::{LevelFilter, Targets},
@@ -23,7 +24,11 @@ async fn main() -> ExitCode {
                 .with_filter(never_secrets()),
         )
         .init();
-    match run(config).await {
+    let result = match config.command.clone() {
+        Some(Command::Backup { file }) => backup(&config.database, file).await,
+        None => run(config).await,
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             tracing::error!("{error}");
@@ -66,6 +71,22 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     tracing::info!(?config, "listening on http://{address}");
     serve(listener, AppState::new(config, store), shutdown_signal()).await?;
     tracing::info!("stopped");
+    Ok(())
+}
+
+/// `fanorona-server backup FILE`: copies the live database to `file` and
+/// says what it made.
+async fn backup(database: &str, file: PathBuf) -> Result<(), Box<dyn std::error::Error>> {
+    let made = store::backup_to(database, file).await?;
+    println!(
+        "backed up {} to {}: {} games, {} actions, {} bytes, integrity ok, in {:.1?}",
+        made.source.display(),
+        made.path.display(),
+        made.games,
+        made.actions,
+        made.bytes,
+        made.took,
+    );
     Ok(())
 }
 

@@ -1,14 +1,17 @@
 //! What an operator relies on, against the real binary: a damaged database
-//! is refused at start and left as it is, and no log level writes a
-//! secret.
+//! is refused at start and left as it is, no log level writes a secret,
+//! and a backup taken while games are played restores every game.
 #![allow(clippy::unwrap_used)]
 
 mod common;
+#[path = "crash/player.rs"]
+mod player;
 
 use std::{
     path::Path,
     process::Stdio,
     sync::{Arc, Mutex},
+    time::Duration,
 };
 
 use common::{
@@ -16,6 +19,13 @@ use common::{
     process::{spawn_binary, terminate, NO_RATE_LIMITS},
     TestServer, Ws, WAIT,
 };
+use fanorona::{Position, Setup};
+use fanorona_server::{
+    game::Game,
+    ids::GameId,
+    store::{SqliteStore, Store, StoreError},
+};
+use player::{Record, Shared};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use tokio::{
@@ -269,4 +279,140 @@ async fn no_log_level_writes_a_secret() {
             );
         }
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_backup_taken_during_play_restores_every_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let database = common::database_url(&dir);
+    let copy = dir.path().join("backup.db");
+    let (mut child, addr) = spawn_binary(&database, &NO_RATE_LIMITS).await;
+    let (_server_tx, server) = watch::channel((0, addr));
+    let (acks, mut acked) = watch::channel(0u64);
+    let (done_tx, done) = watch::channel(false);
+    let shared = Shared { server, acks, done };
+    let mut rng = fastrand::Rng::with_seed(11);
+    let players: Vec<_> = (0..6)
+        .map(|_| tokio::spawn(player::play(shared.clone(), rng.fork())))
+        .collect();
+    progress(&mut acked, 60).await;
+
+    let backup = |file: &Path| {
+        Command::new(BINARY)
+            .args(["--database", &database, "backup"])
+            .arg(file)
+            .output()
+    };
+    let made = backup(&copy).await.unwrap();
+    let said = String::from_utf8_lossy(&made.stdout);
+    assert!(
+        made.status.success(),
+        "{said} {}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    assert!(
+        said.starts_with("backed up ") && said.contains("integrity ok"),
+        "{said}"
+    );
+    let kept = sha256(&copy);
+    let again = backup(&copy).await.unwrap();
+    assert!(
+        !again.status.success(),
+        "an existing file is not overwritten"
+    );
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
+    assert_eq!(sha256(&copy), kept);
+
+    progress(&mut acked, 20).await;
+    done_tx.send_replace(true);
+    let mut records = Vec::new();
+    for player in players {
+        records.extend(player.await.unwrap());
+    }
+    assert!(terminate(&mut child).await);
+
+    let restored = check_backup(&database, &copy, &records).await;
+    assert!(restored > 0, "the backup holds games");
+    check_playable(&copy, &records).await;
+}
+
+/// Waits until the players have had `n` more actions acknowledged.
+async fn progress(acked: &mut watch::Receiver<u64>, n: u64) {
+    let target = *acked.borrow() + n;
+    tokio::time::timeout(Duration::from_secs(60), acked.wait_for(|a| *a >= target))
+        .await
+        .expect("the players make progress")
+        .unwrap();
+}
+
+/// Every game of the backup has a prefix of the actions the live database
+/// holds now, and replays legally; returns how many games it holds.
+async fn check_backup(database: &str, copy: &Path, records: &[Record]) -> usize {
+    let live = SqliteStore::open(database).await.unwrap();
+    let backup = SqliteStore::open(&format!("sqlite://{}", copy.display()))
+        .await
+        .unwrap();
+    let mut restored = 0;
+    for record in records {
+        let id: GameId = record.id.parse().unwrap();
+        let now = live.load_game(&id).await.unwrap();
+        let then = match backup.load_game(&id).await {
+            Ok(game) => game,
+            // Created after the backup.
+            Err(StoreError::NotFound) => continue,
+            Err(e) => panic!("{id}: {e}"),
+        };
+        restored += 1;
+        assert_eq!(
+            (&then.row.id, &then.row.start_position),
+            (&now.row.id, &now.row.start_position),
+            "{id}: the game's row"
+        );
+        assert!(
+            now.actions.starts_with(&then.actions),
+            "{id}: the backup's actions are not a prefix of the game's"
+        );
+        let setup: Setup = then.row.start_position.parse().unwrap();
+        let mut game = Game::new(Position::from_setup(setup).unwrap());
+        for (n, action) in then.actions.iter().enumerate() {
+            game.apply(*action)
+                .unwrap_or_else(|e| panic!("{id}: action {n} of the backup is illegal: {e}"));
+        }
+    }
+    restored
+}
+
+/// A server started on the backup continues its unfinished games.
+async fn check_playable(copy: &Path, records: &[Record]) {
+    let url = format!("sqlite://{}", copy.display());
+    let (mut child, addr) = spawn_binary(&url, &NO_RATE_LIMITS).await;
+    let server = TestServer::remote(&addr);
+    let mut played = 0;
+    for record in records {
+        let resp = server
+            .http
+            .get(server.url(&format!("/api/games/{}", record.id)))
+            .send()
+            .await
+            .unwrap();
+        if resp.status() == reqwest::StatusCode::NOT_FOUND {
+            continue;
+        }
+        let state: Value = resp.json().await.unwrap();
+        if !state["result"].is_null() || state["players"]["black"]["joined"] != true {
+            continue;
+        }
+        let mover = usize::from(state["side_to_move"] == "black");
+        let intent = match state["legal_steps"].get(0) {
+            Some(s) => {
+                json!({ "type": "step", "from": s["from"], "to": s["to"], "kind": s["kind"] })
+            }
+            None => json!({ "type": "end_turn" }),
+        };
+        let after = server.play(&record.id, &record.seats[mover], intent).await;
+        assert_eq!(after["seq"].as_u64(), state["seq"].as_u64().map(|s| s + 1));
+        played += 1;
+    }
+    assert!(played > 0, "some game of the backup was unfinished");
+    assert!(terminate(&mut child).await);
 }

@@ -15,7 +15,7 @@ use sqlx::{
     Row, SqlitePool,
 };
 
-pub use self::file::{check, Checked, CHECK_LIMIT};
+pub use self::file::{backup, check, Backup, Checked, CHECK_LIMIT};
 use self::writer::{Write, Writer};
 use super::{corrupt, decode_action, parse_color, GameRow, Store, StoreError, StoredGame};
 use crate::{
@@ -49,6 +49,17 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
 }
 
 impl SqliteStore {
+    /// The file of the database at `url`.
+    ///
+    /// # Errors
+    ///
+    /// A URL that is not `sqlite://`.
+    pub fn path_of(url: &str) -> Result<PathBuf, StoreError> {
+        Ok(SqliteConnectOptions::from_str(url)?
+            .get_filename()
+            .to_owned())
+    }
+
     /// Opens (creating if needed) the database at `url`, in WAL mode with
     /// full synchronous commits, runs the embedded migrations and starts
     /// the writing thread. An existing file is first checked, before

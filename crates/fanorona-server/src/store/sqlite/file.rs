@@ -1,9 +1,10 @@
-//! The database file as a whole: checked before the server uses it,
-//! through a read-only connection of its own, so the check never writes
-//! to the file.
+//! The database file as a whole: checked before the server uses it, and
+//! copied while it is in use. Both read through a read-only connection of
+//! their own, so neither ever writes to the file.
 
 use std::{
-    path::Path,
+    fs,
+    path::{Path, PathBuf},
     sync::mpsc,
     thread,
     time::{Duration, Instant},
@@ -20,7 +21,7 @@ use crate::store::StoreError;
 /// starts anyway, with a warning, rather than keep visitors waiting.
 pub const CHECK_LIMIT: Duration = Duration::from_secs(5);
 
-/// How long the check waits for the writer's lock (during a checkpoint).
+/// How long the copy waits for the writer's lock (during a checkpoint).
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The outcome of [`check`] on a file that is not damaged.
@@ -98,10 +99,80 @@ fn read_only(path: &Path) -> Result<Connection, StoreError> {
     Ok(conn)
 }
 
+/// What [`backup`] made.
+#[derive(Clone, Debug)]
+pub struct Backup {
+    /// The database copied.
+    pub source: PathBuf,
+    /// The copy.
+    pub path: PathBuf,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// The games in it.
+    pub games: u64,
+    /// The actions in it, over all games.
+    pub actions: u64,
+    /// How long the copy took.
+    pub took: Duration,
+}
+
+/// Copies the database at `source` to the new file `target` while the
+/// server may be writing to it: `VACUUM INTO` reads one consistent
+/// snapshot (a read transaction of the WAL file), so the copy holds every
+/// game as it was at one moment, each with a prefix of its actions. The
+/// copy is written to disk (`fsync`) and then checked with
+/// `PRAGMA integrity_check`.
+///
+/// # Errors
+///
+/// When `target` exists (it is never overwritten), when `source` is not a
+/// database, or when the copy cannot be written or fails its check.
+pub fn backup(source: &Path, target: &Path) -> Result<Backup, StoreError> {
+    let started = Instant::now();
+    if target.exists() {
+        return Err(StoreError::Other(
+            format!(
+                "{} already exists: a backup never overwrites a file, name a new one",
+                target.display()
+            )
+            .into(),
+        ));
+    }
+    if !source.exists() {
+        return Err(StoreError::Other(
+            format!("there is no database at {}", source.display()).into(),
+        ));
+    }
+    let target_text = target.to_str().ok_or_else(|| {
+        StoreError::Other(format!("{} is not a UTF-8 path", target.display()).into())
+    })?;
+    read_only(source)?.execute("VACUUM INTO ?1", [target_text])?;
+    fs::File::open(target)
+        .and_then(|f| f.sync_all())
+        .map_err(|e| StoreError::Other(Box::new(e)))?;
+    let copy = read_only(target)?;
+    let verdict: String = copy.query_row("PRAGMA integrity_check(1)", [], |row| row.get(0))?;
+    if verdict != "ok" {
+        return Err(StoreError::Damaged {
+            path: target.to_owned(),
+            detail: verdict,
+        });
+    }
+    let count = |sql: &str| copy.query_row(sql, [], |row| row.get::<_, u64>(0));
+    Ok(Backup {
+        source: source.to_owned(),
+        path: target.to_owned(),
+        bytes: fs::metadata(target)
+            .map_err(|e| StoreError::Other(Box::new(e)))?
+            .len(),
+        games: count("SELECT count(*) FROM games")?,
+        actions: count("SELECT count(*) FROM actions")?,
+        took: started.elapsed(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
-
     use super::*;
 
     fn database(dir: &Path) -> PathBuf {
