@@ -1,6 +1,6 @@
 //! Command-line flags with environment-variable fallbacks.
 
-use std::{fmt, net::SocketAddr, time::Duration};
+use std::{fmt, net::SocketAddr, path::PathBuf, time::Duration};
 
 use clap::Parser;
 
@@ -16,7 +16,8 @@ pub struct Config {
     #[arg(
         long,
         env = "FANORONA_DATABASE",
-        default_value = "sqlite://fanorona.db"
+        default_value = "sqlite://fanorona.db",
+        global = true
     )]
     pub database: String,
 
@@ -109,6 +110,21 @@ pub struct Config {
     /// field). For tests and analysis only: never enable it in production.
     #[arg(long, env = "FANORONA_ALLOW_CUSTOM_START")]
     pub allow_custom_start: bool,
+
+    /// What to do instead of serving the site.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The commands besides serving the site.
+#[derive(Clone, Debug, clap::Subcommand)]
+pub enum Command {
+    /// Copies the database named by `--database` to a new file while the
+    /// server may be running, and checks the copy.
+    Backup {
+        /// The new file; an existing file is never overwritten.
+        file: PathBuf,
+    },
 }
 
 impl Config {
@@ -158,6 +174,7 @@ impl fmt::Debug for Config {
             .field("connections_per_address", &self.connections_per_address)
             .field("max_connections", &self.max_connections)
             .field("shutdown_timeout", &self.shutdown_timeout)
+            .field("command", &self.command)
             .finish()
     }
 }
@@ -184,6 +201,34 @@ mod tests {
         assert_eq!(config.connections_per_address, 256);
         assert_eq!(config.max_connections, None);
         assert_eq!(config.shutdown_timeout, Duration::from_secs(10));
+    }
+
+    #[test]
+    fn backup_takes_the_database_before_or_after_it() {
+        for args in [
+            [
+                "fanorona-server",
+                "--database",
+                "sqlite://a.db",
+                "backup",
+                "b.db",
+            ],
+            [
+                "fanorona-server",
+                "backup",
+                "--database",
+                "sqlite://a.db",
+                "b.db",
+            ],
+        ] {
+            let config = Config::parse_from(args);
+            assert_eq!(config.database, "sqlite://a.db");
+            assert!(matches!(
+                config.command,
+                Some(Command::Backup { file }) if file == std::path::Path::new("b.db")
+            ));
+        }
+        assert!(Config::try_parse_from(["fanorona-server", "backup"]).is_err());
     }
 
     #[test]

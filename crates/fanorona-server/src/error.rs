@@ -60,6 +60,9 @@ pub enum AppError {
     /// The request body is larger than the server accepts.
     #[error("the request is too large")]
     TooLarge,
+    /// The request body is not declared as JSON.
+    #[error("send the body as JSON, with the header Content-Type: application/json")]
+    UnsupportedMediaType,
     /// Storage failed.
     #[error("internal error")]
     Store(#[from] StoreError),
@@ -86,6 +89,7 @@ impl AppError {
             AppError::RateLimited => "rate_limited",
             AppError::TooManyConnections => "too_many_connections",
             AppError::TooLarge => "too_large",
+            AppError::UnsupportedMediaType => "unsupported_media_type",
             AppError::Store(_) | AppError::Random(_) => "internal",
         }
     }
@@ -107,6 +111,7 @@ impl AppError {
             AppError::Unavailable | AppError::NotSaved => StatusCode::SERVICE_UNAVAILABLE,
             AppError::RateLimited | AppError::TooManyConnections => StatusCode::TOO_MANY_REQUESTS,
             AppError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::Store(_) | AppError::Random(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -134,6 +139,7 @@ impl From<JsonRejection> for AppError {
     fn from(rejection: JsonRejection) -> AppError {
         match rejection {
             r if r.status() == StatusCode::PAYLOAD_TOO_LARGE => AppError::TooLarge,
+            JsonRejection::MissingJsonContentType(_) => AppError::UnsupportedMediaType,
             JsonRejection::JsonDataError(e) => AppError::Protocol(ProtocolError::BadMessage {
                 kind: "request".into(),
                 detail: e.body_text(),

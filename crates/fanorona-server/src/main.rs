@@ -1,25 +1,60 @@
-//! `fanorona-server`: reads the configuration and serves the site.
+//! `fanorona-server`: reads the configuration and serves the site, or runs
+//! one of its commands (`backup`).
 
-use std::process::ExitCode;
+use std::{path::PathBuf, process::ExitCode};
 
 use clap::Parser;
-use fanorona_server::{serve, store, AppState, Config};
+use fanorona_server::{config::Command, serve, store, AppState, Config};
 use tokio::net::TcpListener;
-use tracing_subscriber::EnvFilter;
+use tracing_subscriber::{
+    filter::{LevelFilter, Targets},
+    layer::SubscriberExt,
+    util::SubscriberInitExt,
+    EnvFilter, Layer,
+};
 
 #[tokio::main]
 async fn main() -> ExitCode {
     let config = Config::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(EnvFilter::try_new(&config.log).unwrap_or_else(|_| EnvFilter::new("info")))
+    let operator = EnvFilter::try_new(&config.log).unwrap_or_else(|_| EnvFilter::new("info"));
+    tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_filter(operator)
+                .with_filter(never_secrets()),
+        )
         .init();
-    match run(config).await {
+    let result = match config.command.clone() {
+        Some(Command::Backup { file }) => backup(&config.database, file).await,
+        None => run(config).await,
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             tracing::error!("{error}");
+            // Also on stderr, where the operator looks when the server
+            // does not start: the log may be filtered (`--log off`).
+            eprintln!("fanorona-server: {error}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// A filter applied after the operator's, whatever it allows: the
+/// libraries that log what passes through them stay quiet at the levels
+/// where they would write a seat secret or an invitation token. At
+/// `--log trace`, tungstenite logs every frame and message it reads or
+/// writes ("Received message {message}", "Sending frame: {frame:?}"),
+/// among them a player's `welcome` with their seat link; it logs close
+/// frames at debug. Axum logs every rejection's text at trace (target
+/// `axum::rejection`), which can quote a request's values. Their
+/// connection-level warnings and errors still show.
+fn never_secrets() -> Targets {
+    Targets::new()
+        .with_default(LevelFilter::TRACE)
+        .with_target("tungstenite", LevelFilter::INFO)
+        .with_target("tokio_tungstenite", LevelFilter::INFO)
+        .with_target("axum::rejection", LevelFilter::DEBUG)
 }
 
 async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
@@ -36,6 +71,22 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     tracing::info!(?config, "listening on http://{address}");
     serve(listener, AppState::new(config, store), shutdown_signal()).await?;
     tracing::info!("stopped");
+    Ok(())
+}
+
+/// `fanorona-server backup FILE`: copies the live database to `file` and
+/// says what it made.
+async fn backup(database: &str, file: PathBuf) -> Result<(), Box<dyn std::error::Error>> {
+    let made = store::backup_to(database, file).await?;
+    println!(
+        "backed up {} to {}: {} games, {} actions, {} bytes, integrity ok, in {:.1?}",
+        made.source.display(),
+        made.path.display(),
+        made.games,
+        made.actions,
+        made.bytes,
+        made.took,
+    );
     Ok(())
 }
 

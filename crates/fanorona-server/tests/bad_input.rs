@@ -7,7 +7,7 @@ mod common;
 
 use std::{sync::Arc, time::Duration};
 
-use common::{durable, start_in, TestServer, Ws};
+use common::{durable, raw::RawSocket, start_in, TestServer, Ws};
 use reqwest::StatusCode;
 use serde_json::json;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -33,6 +33,10 @@ const INTENTS: &[(&str, &str, StatusCode, &str)] = &[
     ("notation instead of fields", r#"{"type":"step","turn":"d3-e3A"}"#, StatusCode::BAD_REQUEST, "bad_message"),
     ("not on a line", r#"{"type":"step","from":"d3","to":"h1","kind":"approach"}"#, StatusCode::UNPROCESSABLE_ENTITY, "not_on_a_line"),
     ("empty object", "{}", StatusCode::BAD_REQUEST, "unknown_type"),
+    ("type given twice", r#"{"type":"accept_draw","type":"resign"}"#, StatusCode::BAD_REQUEST, "bad_message"),
+    ("escaped type given twice", r#"{"type":"accept_draw","typ\u0065":"resign"}"#, StatusCode::BAD_REQUEST, "bad_message"),
+    ("field given twice", r#"{"type":"step","from":"d3","from":"c3","to":"e3","kind":"approach"}"#, StatusCode::BAD_REQUEST, "bad_message"),
+    ("unknown key given twice", r#"{"type":"resign","by":"white","by":"black"}"#, StatusCode::BAD_REQUEST, "bad_message"),
     ("empty body", "", StatusCode::BAD_REQUEST, "bad_json"),
     ("null", "null", StatusCode::BAD_REQUEST, "bad_json"),
     ("deep nesting", "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]", StatusCode::BAD_REQUEST, "bad_json"),
@@ -59,6 +63,7 @@ async fn malformed_intents_are_refused_over_http_and_sockets() {
         .http
         .post(server.url(&path))
         .bearer_auth(&white)
+        .header("content-type", "application/json")
         .body(vec![0xff, 0xfe, b'{'])
         .send()
         .await
@@ -192,4 +197,126 @@ async fn a_replayed_intent_is_played_once() {
         (now["seq"].clone(), now["moves"].clone()),
         (first["seq"].clone(), first["moves"].clone())
     );
+}
+
+/// A frame a client library would not send: what it is, its first byte
+/// (FIN, reserved bits, opcode), whether it is masked, its payload, and the
+/// close code and reason the server must answer with.
+type BrokenFrame = (&'static str, u8, bool, &'static [u8], u16, &'static str);
+
+/// Frames written by hand after a real upgrade.
+const BROKEN_FRAMES: &[BrokenFrame] = &[
+    (
+        "text that is not UTF-8",
+        0x81,
+        true,
+        &[0x7b, 0xff, 0xfe, 0x7d],
+        1007,
+        "invalid UTF-8",
+    ),
+    (
+        "unmasked frame",
+        0x81,
+        false,
+        br#"{"type":"resign"}"#,
+        1002,
+        "protocol error",
+    ),
+    (
+        "reserved bit 1 set",
+        0xc1,
+        true,
+        br#"{"type":"resign"}"#,
+        1002,
+        "protocol error",
+    ),
+    (
+        "reserved bit 3 set",
+        0x91,
+        true,
+        br#"{"type":"resign"}"#,
+        1002,
+        "protocol error",
+    ),
+    (
+        "unknown data opcode",
+        0x83,
+        true,
+        br#"{"type":"resign"}"#,
+        1002,
+        "protocol error",
+    ),
+    (
+        "unknown control opcode",
+        0x8b,
+        true,
+        b"",
+        1002,
+        "protocol error",
+    ),
+    (
+        "fragmented ping",
+        0x09,
+        true,
+        b"ping",
+        1002,
+        "protocol error",
+    ),
+    (
+        "ping over 125 bytes",
+        0x89,
+        true,
+        &[b'p'; 126],
+        1002,
+        "protocol error",
+    ),
+    (
+        "continuation with nothing to continue",
+        0x80,
+        true,
+        b"{}",
+        1002,
+        "protocol error",
+    ),
+    (
+        "frame over 16 KiB",
+        0x81,
+        true,
+        &[b' '; 20_000],
+        1009,
+        "message too large",
+    ),
+];
+
+#[tokio::test]
+async fn broken_frames_close_the_socket_with_the_code_for_what_is_wrong() {
+    let server = patient().await;
+    let (id, white, _) = server.two_player_game(None).await;
+    let before = server.state_text(&id).await;
+    for (what, first, masked, payload, code, reason) in BROKEN_FRAMES {
+        let mut socket = RawSocket::connect(&server, &id, &white).await;
+        socket.write_frame(*first, *masked, payload).await;
+        assert_eq!(
+            socket.close_frame().await,
+            Some((*code, (*reason).to_owned())),
+            "{what}"
+        );
+    }
+    // A message over 16 KiB in fragments that are each small enough.
+    let mut socket = RawSocket::connect(&server, &id, &white).await;
+    socket.write_frame(0x01, true, &[b' '; 10_000]).await;
+    socket.write_frame(0x80, true, &[b' '; 10_000]).await;
+    assert_eq!(
+        socket.close_frame().await,
+        Some((1009, "message too large".to_owned()))
+    );
+    // A well-formed frame still plays, so the refusals above were for the
+    // frames and not the test's way of writing them.
+    assert_eq!(durable(&server.state_text(&id).await), durable(&before));
+    let mut socket = RawSocket::connect(&server, &id, &white).await;
+    socket
+        .write_frame(0x81, true, br#"{"type":"resign"}"#)
+        .await;
+    socket.text_containing("resignation").await;
+    assert_eq!(server.state(&id).await["result"]["reason"], "resignation");
 }

@@ -86,6 +86,100 @@ async fn oversized_bodies_get_413() {
     );
 }
 
+#[tokio::test]
+async fn bodies_not_declared_as_json_get_415() {
+    let server = server(|_| {}).await;
+    let (created, _) = server.create(json!({ "first": "me" })).await;
+    let id = created["game_id"].as_str().unwrap();
+    let invite = common::invite_of(&created);
+    let white = created["seat"].as_str().unwrap();
+    let requests = [
+        (
+            "/api/games".to_owned(),
+            r#"{"first":"me"}"#.to_owned(),
+            None,
+        ),
+        (
+            format!("/api/games/{id}/join"),
+            json!({ "invite": invite }).to_string(),
+            None,
+        ),
+        (
+            format!("/api/games/{id}/intents"),
+            r#"{"type":"resign"}"#.to_owned(),
+            Some(white),
+        ),
+    ];
+    let post = |path: &str, body: &str, bearer: Option<&str>| {
+        let req = server.http.post(server.url(path)).body(body.to_owned());
+        match bearer {
+            Some(secret) => req.bearer_auth(secret),
+            None => req,
+        }
+    };
+    for (path, body, bearer) in &requests {
+        for content_type in [
+            None,
+            Some("text/plain"),
+            Some("application/x-www-form-urlencoded"),
+            Some("application/jsonp"),
+        ] {
+            let mut req = post(path, body, *bearer);
+            if let Some(t) = content_type {
+                req = req.header("content-type", t);
+            }
+            let resp = req.send().await.unwrap();
+            assert_eq!(
+                resp.status(),
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "{path} {content_type:?}"
+            );
+            let error: serde_json::Value = resp.json().await.unwrap();
+            assert_eq!(error["code"], "unsupported_media_type", "{path}");
+        }
+    }
+    assert!(
+        server.state(id).await["players"]["black"]["joined"] == false,
+        "nothing was joined"
+    );
+    // Parameters and capitals are fine.
+    for (path, body, bearer) in &requests {
+        let resp = post(path, body, *bearer)
+            .header("content-type", "Application/JSON; charset=utf-8")
+            .send()
+            .await
+            .unwrap();
+        assert!(resp.status().is_success(), "{path}: {}", resp.status());
+    }
+    assert_eq!(server.state(id).await["result"]["reason"], "resignation");
+}
+
+#[tokio::test]
+async fn a_body_announced_too_large_gets_413_at_once() {
+    let server = server(|_| {}).await;
+    let (id, white, _) = server.two_player_game(None).await;
+    for path in [
+        "/api/games".to_owned(),
+        format!("/api/games/{id}/join"),
+        format!("/api/games/{id}/intents"),
+    ] {
+        // The body is announced but never sent: the answer must not wait
+        // for it (the request timeout is 30 s).
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+             Authorization: Bearer {white}\r\nContent-Length: 1000000",
+            server.addr
+        );
+        let (_tcp, status) = tokio::time::timeout(
+            Duration::from_secs(1),
+            common::raw::request_head(&server, &head),
+        )
+        .await
+        .expect("answered within a second");
+        assert_eq!(status, 413, "{path}");
+    }
+}
+
 /// The close frame a socket ends with.
 async fn close_frame(ws: Ws) -> Option<(CloseCode, String)> {
     let mut raw = ws.into_inner();

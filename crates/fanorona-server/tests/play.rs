@@ -387,3 +387,27 @@ async fn another_sites_page_cannot_use_the_seat_cookie() {
         assert_eq!(socket.next().await["role"], role, "from {origin}");
     }
 }
+
+#[tokio::test]
+async fn without_a_public_url_the_origin_must_be_the_requests_own_host() {
+    let server = common::start().await;
+    let (created, cookie) = server.create(json!({ "first": "me" })).await;
+    let id = created["game_id"].as_str().unwrap();
+    let cookie = common::cookie_pair(&cookie);
+    let own_http = format!("http://{}", server.addr);
+    let own_https = format!("https://{}", server.addr);
+    let other_port = format!("http://127.0.0.1:{}", server.addr.port() + 1);
+    for (origin, role) in [
+        (Some("https://evil.test"), "spectator"),
+        (Some(other_port.as_str()), "spectator"),
+        (Some("null"), "spectator"),
+        (Some(own_http.as_str()), "white"),
+        (Some(own_https.as_str()), "white"),
+        (None, "white"),
+    ] {
+        let mut headers = vec![("cookie", cookie)];
+        headers.extend(origin.map(|o| ("origin", o)));
+        let mut socket = Ws::connect_headers(&server, id, &headers).await;
+        assert_eq!(socket.next().await["role"], role, "from {origin:?}");
+    }
+}

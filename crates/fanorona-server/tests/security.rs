@@ -162,6 +162,7 @@ async fn nothing_a_client_sends_comes_back_as_html() {
         .http
         .post(server.url(&format!("/api/games/{id}/intents")))
         .bearer_auth(&white)
+        .header(header::CONTENT_TYPE, "application/json")
         .body(body)
         .send()
         .await

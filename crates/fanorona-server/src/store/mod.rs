@@ -4,12 +4,12 @@
 
 mod sqlite;
 
-use std::sync::Arc;
+use std::{path::PathBuf, sync::Arc};
 
 use async_trait::async_trait;
 use fanorona::{Color, Turn};
 
-pub use self::sqlite::SqliteStore;
+pub use self::sqlite::{backup, check, Backup, Checked, SqliteStore, CHECK_LIMIT};
 use crate::{
     game::{Action, Intent},
     ids::{GameId, SecretHash},
@@ -57,6 +57,19 @@ pub enum StoreError {
     /// The database URL names no supported backend.
     #[error("unsupported database URL scheme {0:?}: use sqlite://")]
     UnknownScheme(String),
+    /// The database file is damaged: the server must not use it.
+    #[error(
+        "the database file {} is damaged ({detail}). It was left as it is. \
+         Stop here: keep a copy of it, restore your last backup in its place \
+         (see \"Backups\" in docs/RELIABILITY.md), then start again",
+        path.display()
+    )]
+    Damaged {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What SQLite found.
+        detail: String,
+    },
     /// Anything else: the backend's error.
     #[error("storage error: {0}")]
     Other(Box<dyn std::error::Error + Send + Sync>),
@@ -113,6 +126,23 @@ pub async fn open(url: &str) -> Result<Arc<dyn Store>, StoreError> {
         "sqlite" => Ok(Arc::new(SqliteStore::open(url).await?)),
         other => Err(StoreError::UnknownScheme(other.to_owned())),
     }
+}
+
+/// Copies the database named by `url` to the new file `target` while the
+/// server may be using it, on a thread that may block; see [`backup`].
+///
+/// # Errors
+///
+/// A URL that is not `sqlite://`, or the copy's error.
+pub async fn backup_to(url: &str, target: PathBuf) -> Result<Backup, StoreError> {
+    let scheme = url.split(':').next().unwrap_or_default();
+    if scheme != "sqlite" {
+        return Err(StoreError::UnknownScheme(scheme.to_owned()));
+    }
+    let source = SqliteStore::path_of(url)?;
+    tokio::task::spawn_blocking(move || backup(&source, &target))
+        .await
+        .map_err(|e| StoreError::Other(Box::new(e)))?
 }
 
 /// The stored name of a colour.

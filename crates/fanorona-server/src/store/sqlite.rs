@@ -3,9 +3,10 @@
 //! writing connection of [`writer`], on its own thread, which commits them
 //! in batches.
 
+mod file;
 mod writer;
 
-use std::{str::FromStr, time::Duration};
+use std::{path::PathBuf, str::FromStr, time::Duration};
 
 use async_trait::async_trait;
 use fanorona::{ByColor, Color};
@@ -14,6 +15,7 @@ use sqlx::{
     Row, SqlitePool,
 };
 
+pub use self::file::{backup, check, Backup, Checked, CHECK_LIMIT};
 use self::writer::{Write, Writer};
 use super::{corrupt, decode_action, parse_color, GameRow, Store, StoreError, StoredGame};
 use crate::{
@@ -47,15 +49,29 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
 }
 
 impl SqliteStore {
-    /// Opens (creating if needed) the database at `url`, in WAL mode with
-    /// full synchronous commits, runs the embedded migrations and starts
-    /// the writing thread.
+    /// The file of the database at `url`.
     ///
     /// # Errors
     ///
-    /// A bad URL, an unreadable file, or a failed migration.
+    /// A URL that is not `sqlite://`.
+    pub fn path_of(url: &str) -> Result<PathBuf, StoreError> {
+        Ok(SqliteConnectOptions::from_str(url)?
+            .get_filename()
+            .to_owned())
+    }
+
+    /// Opens (creating if needed) the database at `url`, in WAL mode with
+    /// full synchronous commits, runs the embedded migrations and starts
+    /// the writing thread. An existing file is first checked, before
+    /// anything writes to it (setting WAL mode writes its header).
+    ///
+    /// # Errors
+    ///
+    /// A bad URL, a damaged or unreadable file, or a failed migration.
     pub async fn open(url: &str) -> Result<SqliteStore, StoreError> {
-        let options = SqliteConnectOptions::from_str(url)?
+        let options = SqliteConnectOptions::from_str(url)?;
+        check_at_start(options.get_filename().to_owned()).await?;
+        let options = options
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Full)
@@ -69,6 +85,29 @@ impl SqliteStore {
         let writer = Writer::start(options.get_filename())?;
         Ok(SqliteStore { pool, writer })
     }
+}
+
+/// [`check`]s the file at `path` on a thread that may block, and logs
+/// the outcome.
+async fn check_at_start(path: PathBuf) -> Result<(), StoreError> {
+    let started = std::time::Instant::now();
+    let shown = path.display().to_string();
+    let checked = tokio::task::spawn_blocking(move || check(&path, CHECK_LIMIT))
+        .await
+        .map_err(|e| StoreError::Other(Box::new(e)))??;
+    match checked {
+        Checked::Absent => {}
+        Checked::Sound => {
+            tracing::info!(file = shown, took = ?started.elapsed(), "database checked")
+        }
+        Checked::CutShort(after) => tracing::warn!(
+            file = shown,
+            ?after,
+            "the database check was cut short: the file is too large to read at every \
+             start; check it while the server is stopped with `sqlite3 FILE 'PRAGMA quick_check'`"
+        ),
+    }
+    Ok(())
 }
 
 fn parse_hash(text: Option<String>) -> Result<Option<SecretHash>, StoreError> {

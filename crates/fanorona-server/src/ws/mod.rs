@@ -15,7 +15,7 @@ use axum::{
         ws::{close_code, CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade},
         Path, State,
     },
-    http::HeaderMap,
+    http::{header, HeaderMap, HeaderValue},
     response::Response,
 };
 use axum_extra::extract::CookieJar;
@@ -87,18 +87,27 @@ fn credentials(
     Ok(seat::from_cookie(jar, id).or_else(|| previous.and_then(|p| seat::from_cookie(jar, &p))))
 }
 
-/// Whether the upgrade may use the visitor's credentials: always without a
-/// configured public URL, else only when the browser's `Origin` is absent
-/// (not a browser) or is the site itself, so another site's page cannot
-/// open a socket that acts for the visitor.
+/// Whether the upgrade may use the visitor's credentials: only when the
+/// browser's `Origin` is absent (not a browser) or is the site itself, so
+/// another site's page cannot open a socket that acts for the visitor. The
+/// site is the configured public URL, or without one the request's own
+/// `Host` over `http` or `https`.
 fn same_origin(headers: &HeaderMap, public_url: Option<&str>) -> bool {
-    let Some(public) = public_url else {
+    let Some(origin) = headers.get(header::ORIGIN) else {
         return true;
     };
-    match headers.get(axum::http::header::ORIGIN) {
-        None => true,
-        Some(origin) => origin.as_bytes() == public.trim_end_matches('/').as_bytes(),
+    let origin = origin.as_bytes();
+    if let Some(public) = public_url {
+        return origin == public.trim_end_matches('/').as_bytes();
     }
+    let Some(host) = headers.get(header::HOST).map(HeaderValue::as_bytes) else {
+        return false;
+    };
+    [&b"http://"[..], b"https://"].iter().any(|scheme| {
+        origin
+            .strip_prefix(*scheme)
+            .is_some_and(|rest| rest.eq_ignore_ascii_case(host))
+    })
 }
 
 async fn run(
@@ -164,7 +173,10 @@ impl Socket<'_> {
                         ControlFlow::Continue(None) => continue,
                         ControlFlow::Break(()) => return,
                     },
-                    Some(Err(_)) => close(close_code::SIZE, "message too large"),
+                    Some(Err(error)) => match close_for(error) {
+                        Some(frame) => frame,
+                        None => return,
+                    },
                     None => return,
                 },
                 _ = ping.tick() => Message::Ping(Bytes::new()),
@@ -223,6 +235,28 @@ impl Socket<'_> {
 
 /// The close code sent when the server stops: 1012, "service restart".
 pub const CLOSE_RESTARTING: u16 = 1012;
+
+/// The close frame that answers a frame the transport could not read
+/// (RFC 6455 section 7.4.1): 1007 for a text message that is not UTF-8,
+/// 1009 for a message or frame over the size limits, 1002 for any other
+/// breach of the protocol (an unmasked frame, reserved bits set, an unknown
+/// opcode, a fragmented or oversized control frame...). `None` when the
+/// connection itself is gone and nothing can be sent.
+fn close_for(error: axum::Error) -> Option<Message> {
+    use tungstenite::error::{Error, ProtocolError};
+    let Ok(error) = error.into_inner().downcast::<Error>() else {
+        return Some(close(close_code::ERROR, "internal error"));
+    };
+    match *error {
+        Error::Utf8(_) => Some(close(close_code::INVALID, "invalid UTF-8")),
+        Error::Capacity(_) => Some(close(close_code::SIZE, "message too large")),
+        Error::Protocol(ProtocolError::ResetWithoutClosingHandshake)
+        | Error::ConnectionClosed
+        | Error::AlreadyClosed
+        | Error::Io(_) => None,
+        _ => Some(close(close_code::PROTOCOL, "protocol error")),
+    }
+}
 
 fn close(code: u16, reason: &'static str) -> Message {
     Message::Close(Some(CloseFrame {

@@ -6,6 +6,7 @@
 
 pub mod doubles;
 pub mod process;
+pub mod raw;
 
 use std::{net::SocketAddr, sync::Arc, time::Duration};
 
