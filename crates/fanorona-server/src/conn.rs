@@ -157,6 +157,8 @@ impl Server {
         if let Err(error) = socket2::SockRef::from(&stream).set_send_buffer_size(SEND_BUFFER) {
             tracing::debug!(%error, "cannot set SO_SNDBUF");
         }
+        // The peer's address only: never what it sends.
+        tracing::trace!(%peer, "connection accepted");
         let io = TokioIo::new(Counted {
             stream,
             _permit: permit,
@@ -263,8 +265,9 @@ fn is_per_connection(error: &io::Error) -> bool {
 }
 
 fn log_end<E: std::fmt::Display>(result: Result<(), E>) {
-    if let Err(error) = result {
-        tracing::debug!(%error, "connection ended");
+    match result {
+        Ok(()) => tracing::trace!("connection ended"),
+        Err(error) => tracing::debug!(%error, "connection ended"),
     }
 }
 
