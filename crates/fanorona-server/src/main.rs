@@ -1,7 +1,7 @@
 //! `fanorona-server`: reads the configuration and serves the site, or runs
 //! one of its commands (`backup`).
 
-use std::{path::PathBuf, process::ExitCode};
+use std::{path::PathBuf, process::ExitCode, time::Duration};
 
 use clap::Parser;
 use fanorona_server::{config::Command, serve, store, AppState, Config};
@@ -13,8 +13,32 @@ use tracing_subscriber::{
     EnvFilter, Layer,
 };
 
-#[tokio::main]
-async fn main() -> ExitCode {
+/// How long the end of `main` waits for blocking tasks still running (the
+/// start-up compression of the pages, a file read): the shutdown bound
+/// (`--shutdown-timeout`) has already been spent on what matters, writes
+/// in flight and answers in progress.
+const BLOCKING_GRACE: Duration = Duration::from_millis(200);
+
+fn main() -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("fanorona-server: cannot start the runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let code = runtime.block_on(start());
+    // Dropping the runtime would wait for every blocking task to finish,
+    // however long: under load the start-up compression alone took
+    // seconds, and SIGTERM must end the server within its bound.
+    runtime.shutdown_timeout(BLOCKING_GRACE);
+    code
+}
+
+async fn start() -> ExitCode {
     let config = Config::parse();
     let operator = EnvFilter::try_new(&config.log).unwrap_or_else(|_| EnvFilter::new("info"));
     tracing_subscriber::registry()
