@@ -261,6 +261,7 @@ export const en = Object.freeze({
   'error.revisits_point': 'The stone may not come back to a point it stood on this turn.',
   'error.cannot_end_turn': 'You can only end your turn after a capture.',
   'error.too_large': 'That message is too large for the server.',
+  'error.unsupported_media_type': 'The server could not read that request. Reload the page and try again.',
   'error.rate_limited': 'Too many actions at once. Wait a moment and try again.',
   'error.too_many_connections': 'This game is open in too many tabs here. Close some and reload.',
   'error.not_saved': 'The server could not save that. Nothing changed; please try again.',
