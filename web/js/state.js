@@ -81,7 +81,7 @@ export function stateFromPosition(text) {
   const position = positionText(pos);
   const game = {
     game: '', version: 0, seq: 0, position, startPosition: position, turn: pos.turn, chain: null,
-    steps: [], canEndTurn: false, moves: [], lastTurn: { notation: null, path: [], captured: [] },
+    steps: [], canEndTurn: false, moves: [], captures: [], lastTurn: { notation: null, path: [], captured: [] },
     turnsSinceCapture: pos.quiet,
     players: { white: { joined: false, connected: false }, black: { joined: false, connected: false } },
     drawOffer: null, abandoned: false, rematch: { white: false, black: false }, nextGame: null, result: null,
@@ -213,9 +213,10 @@ export function receiveState(state, game) {
   }
   const pos = parsePosition(game.position);
   if (!pos) return { ...state, notice: { key: 'error.unknown', error: true } };
-  let plies = replay(game.startPosition, game.moves);
-  const last = plies[plies.length - 1];
-  if (plies.length !== game.moves.length + 1 || !last || !sameStones(last.board, pos.board, game.chain)) {
+  let plies = game.captures ? replay(game.startPosition, game.moves, game.captures) : [];
+  if (plies.length !== game.moves.length + 1) {
+    // The server did not say what each turn took (an older server), or said
+    // it unreadably: only the live position can be shown.
     plies = [{ ...pos, path: [], captured: [], notation: null }];
   }
   const next = {
@@ -238,13 +239,6 @@ export function receiveState(state, game) {
     next.selected = null;
   }
   return next;
-}
-
-// While a chain is in progress the replayed history ends before the turn's
-// first step, so the current board cannot be compared with it.
-function sameStones(a, b, chain) {
-  if (chain) return true;
-  return a.every((s, i) => s === b[i]);
 }
 
 /**

@@ -94,7 +94,7 @@ test('dragging a stone onto a target is the same as two taps', () => {
 test('the server state replaces the optimistic board', () => {
   const sent = tap(tap(playing(), 'e2').state, 'e3').state;
   const next = receiveState(sent, gameState({
-    position: AFTER_E2.replace(' w ', ' b '), side_to_move: 'black', legal_steps: [], moves: ['e2-e3A'],
+    position: AFTER_E2.replace(' w ', ' b '), side_to_move: 'black', legal_steps: [], moves: ['e2-e3A'], captures: ['e4e5'],
     last_turn: { notation: 'e2-e3A', path: ['e2', 'e3'], captured: ['e4', 'e5'] }, version: 2,
   }));
   assert.equal(next.pending, null);
@@ -143,7 +143,7 @@ test('an older state than the one shown is ignored', () => {
 
 test('the history can be browsed and the live game comes back', () => {
   let s = playing('black', {
-    position: AFTER_E2.replace(' w ', ' b '), side_to_move: 'black', moves: ['e2-e3A'],
+    position: AFTER_E2.replace(' w ', ' b '), side_to_move: 'black', moves: ['e2-e3A'], captures: ['e4e5'],
   });
   assert.equal(s.plies.length, 2);
   s = browseBy(s, -1);
@@ -154,6 +154,30 @@ test('the history can be browsed and the live game comes back', () => {
   assert.equal(browseBy(s, 1).browse, null, 'the last ply is the live game');
   assert.equal(browseTo(s, null).browse, null);
   assert.equal(browseTo(s, 99).browse, null);
+});
+
+test('browsing shows what the server said each turn took', () => {
+  let s = playing('black', {
+    position: AFTER_E2.replace(' w ', ' b '), side_to_move: 'black', moves: ['e2-e3A'], captures: ['e4e5'],
+  });
+  assert.deepEqual(s.plies[1].captured, ['e4', 'e5']);
+  s = browseTo(s, 1);
+  assert.equal(s.browse, null, 'the last ply is the live game');
+  const view = boardView(browseBy(s, 0));
+  assert.deepEqual(view.captured, []);
+});
+
+test('a state from an older server without captures still shows the live game', () => {
+  const raw = {
+    position: AFTER_E2.replace(' w ', ' b '), side_to_move: 'black', moves: ['e2-e3A'],
+    last_turn: { notation: 'e2-e3A', path: ['e2', 'e3'], captured: ['e4', 'e5'] },
+  };
+  const s = playing('black', { ...raw, captures: undefined });
+  assert.equal(s.plies.length, 1, 'no history to browse');
+  assert.equal(stoneAt(boardView(s).board, 'e3'), 'W');
+  assert.deepEqual(boardView(s).captured, ['e4', 'e5'], 'the last turn is still drawn');
+  assert.equal(browseBy(s, -1).browse, null);
+  assert.equal(receiveState(s, gameState({ ...raw, captures: undefined, version: 9 })).plies.length, 1);
 });
 
 test('a position alone draws without legal steps', () => {
@@ -190,6 +214,7 @@ test('the history replays from the game\'s own start position', () => {
     side_to_move: 'black',
     legal_steps: [],
     moves: ['e2-e3A'],
+    captures: ['e4'],
     last_turn: { notation: 'e2-e3A', path: ['e2', 'e3'], captured: ['e4'] },
   });
   assert.equal(s.plies.length, 2);
