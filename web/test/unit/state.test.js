@@ -1,12 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  Mode, createState, stateFromPosition, receiveState, receiveError, tap, drop, endTurn, cancel,
+  Mode, createState, stateFromPosition, receiveState, receiveError, drop, endTurn, cancel,
   flip, browseBy, browseTo, movableStones, mustCapture, mode, boardView, bottomColor, canAct, sideOfTurn,
-  drawOfferNews, isMyTurn, waitingForFriend,
+  drawOfferNews, isMyTurn, waitingForFriend, hover, receiveWelcome, setLink, gameNotFound,
 } from '../../js/state.js';
+import { interpret, Input } from '../../js/input.js';
 import { stoneAt } from '../../js/position.js';
 import { gameState } from './fixtures.js';
+
+// A tap goes through the input machine, as on the page.
+const tap = (state, square) => interpret(state, { type: Input.Tap, square });
 
 function playing(role = 'white', over = {}) {
   return receiveState({ ...createState(), role }, gameState(over));
@@ -197,7 +201,7 @@ test('each player sees their own colour at the bottom, spectators see White', ()
 
 test('a selected stone shows its targets and what each would take', () => {
   const s = tap(playing(), 'd3').state;
-  const view = boardView(s, 'e3');
+  const view = boardView(hover(s, 'e3'));
   assert.deepEqual(view.targets.get('e3'), [1, 1]);
   assert.deepEqual([...view.threatened].sort(), ['c3', 'f3']);
   assert.deepEqual([...view.preview].sort(), ['c3', 'f3']);
@@ -262,11 +266,22 @@ test('while the friend has not joined nothing is anyone\'s turn and no stone can
   assert.equal(isMyTurn(white), false);
   assert.deepEqual(movableStones(white), []);
   assert.equal(tap(white, 'e2').state.selected, null);
-  assert.equal(boardView(white, 'e3').movable.length, 0);
+  assert.equal(boardView(hover(white, 'e3')).movable.length, 0);
   const spectator = receiveState({ ...createState(), role: 'spectator' }, alone);
   assert.equal(waitingForFriend(spectator), false, 'a spectator waits for nobody');
   const both = receiveState(white, gameState({ version: 2 }));
   assert.equal(waitingForFriend(both), false);
   assert.equal(isMyTurn(both), true);
   assert.ok(movableStones(both).length > 0);
+});
+
+test('the welcome, the connection and a missing game are transitions too', () => {
+  const welcomed = receiveWelcome(createState(), 'black', 'http://x/g/abc?seat=s');
+  assert.equal(welcomed.role, 'black');
+  assert.equal(welcomed.seatLink, 'http://x/g/abc?seat=s');
+  const down = setLink(playing(), 'reconnecting');
+  assert.equal(down.link, 'reconnecting');
+  assert.equal(setLink(down, 'reconnecting'), down);
+  assert.equal(canAct(down), false);
+  assert.equal(gameNotFound(createState()).notFound, true);
 });
