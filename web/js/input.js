@@ -1,7 +1,9 @@
-// Input: the board's named-state machine (idle, selected, choosing a
-// capture line), and the pointer and keyboard bindings that feed it.
-// `interpret` is pure; the bind functions touch the DOM and each returns
-// the function that undoes it.
+// Input: the page's named-state machine (locked, idle, selected, choosing
+// a capture line), and the pointer and keyboard bindings that feed it.
+// Every user event, on the board or in the panel, goes through
+// `interpret`, which picks the one transition of state.js that the event
+// makes in the current mode. `interpret` is pure; the bind functions touch
+// the DOM and each returns the function that undoes it.
 
 import {
   Mode, mode, tapWhileIdle, tapWhileSelected, tapWhileChoosing, drop, cancel, endTurn,
