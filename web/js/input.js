@@ -1,46 +1,76 @@
-// Input: the board's named-state machine (idle, selected, choosing a
-// capture line), and the pointer and keyboard bindings that feed it.
-// `interpret` is pure; the bind functions touch the DOM and each returns
-// the function that undoes it.
+// Input: the page's named-state machine (locked, idle, selected, choosing
+// a capture line), and the pointer and keyboard bindings that feed it.
+// Every user event, on the board or in the panel, goes through
+// `interpret`, which picks the one transition of state.js that the event
+// makes in the current mode. `interpret` is pure; the bind functions touch
+// the DOM and each returns the function that undoes it.
 
 import {
-  Mode, mode, tap, drop, cancel, endTurn, select,
+  Mode, mode, tapWhileIdle, tapWhileSelected, tapWhileChoosing, drop, cancel, endTurn,
+  hover, grab, moveDrag, endDrag, flip, browseBy, browseTo, askResign, keepPlaying, resign, setSound,
 } from './state.js';
 import { fromSvg, screenNeighbour } from './geometry.js';
 
 /** Events the machine understands. */
 export const Input = Object.freeze({
-  Tap: 'tap', Grab: 'grab', Drop: 'drop', Cancel: 'cancel', EndTurn: 'end-turn',
+  // The board.
+  Tap: 'tap', Grab: 'grab', DragMove: 'drag-move', Drop: 'drop', DragCancel: 'drag-cancel',
+  Hover: 'hover', Cancel: 'cancel', EndTurn: 'end-turn',
+  // The panel.
+  Browse: 'browse', BrowseTo: 'browse-to', Flip: 'flip', Sound: 'sound',
+  AskResign: 'ask-resign', KeepPlaying: 'keep-playing', Resign: 'resign', Send: 'send',
 });
 
 const none = (state) => ({ state, intent: null });
-const grab = (s, e) => none(s.selected === e.square ? s : select(s, e.square));
+
+/** What each event does whatever the mode; MACHINE overrides per mode. */
+const ALWAYS = Object.freeze({
+  [Input.Tap]: none,
+  [Input.Grab]: (s, e) => none(hover(grab(s, e.square, e.x, e.y), e.over)),
+  [Input.DragMove]: (s, e) => none(hover(moveDrag(s, e.x, e.y), e.over)),
+  [Input.Drop]: (s, e) => drop(endDrag(s), e.from, e.to),
+  [Input.DragCancel]: (s) => none(endDrag(s)),
+  [Input.Hover]: (s, e) => none(hover(s, e.square)),
+  [Input.Cancel]: (s) => none(cancel(s)),
+  [Input.EndTurn]: (s) => endTurn(s),
+  [Input.Browse]: (s, e) => none(e.by === 'first' ? browseTo(s, 0)
+    : e.by === 'last' ? browseTo(s, null) : browseBy(s, e.by)),
+  [Input.BrowseTo]: (s, e) => none(browseTo(s, e.ply)),
+  [Input.Flip]: (s) => none(flip(s)),
+  [Input.Sound]: (s, e) => none(setSound(s, e.on)),
+  [Input.AskResign]: (s) => none(askResign(s)),
+  [Input.KeepPlaying]: (s) => none(keepPlaying(s)),
+  [Input.Resign]: (s) => resign(s),
+  [Input.Send]: (s, e) => ({ state: s, intent: { type: e.intent } }),
+});
 
 /**
  * The machine: for each mode, what each event does. Every handler returns
- * {state, intent}; intent is null or the message to send.
+ * {state, intent}; intent is null or the message to send. Each handler is
+ * the one transition its event makes in its mode: state.js does not look
+ * at the mode again.
  */
 const MACHINE = Object.freeze({
+  [Mode.Locked]: {
+    ...ALWAYS,
+    // Nothing selected: Escape has nothing to back out of.
+    [Input.Cancel]: (s) => none(s.selected || s.choosing ? cancel(s) : s),
+  },
   [Mode.Idle]: {
-    [Input.Tap]: (s, e) => tap(s, e.square),
-    [Input.Grab]: grab,
-    [Input.Drop]: (s, e) => drop(s, e.from, e.to),
+    ...ALWAYS,
+    [Input.Tap]: (s, e) => tapWhileIdle(s, e.square),
     [Input.Cancel]: none,
-    [Input.EndTurn]: (s) => endTurn(s),
   },
   [Mode.Selected]: {
-    [Input.Tap]: (s, e) => tap(s, e.square),
-    [Input.Grab]: grab,
-    [Input.Drop]: (s, e) => drop(s, e.from, e.to),
-    [Input.Cancel]: (s) => none(cancel(s)),
-    [Input.EndTurn]: (s) => endTurn(s),
+    ...ALWAYS,
+    [Input.Tap]: (s, e) => tapWhileSelected(s, e.square),
   },
   [Mode.Choosing]: {
-    [Input.Tap]: (s, e) => tap(s, e.square),
-    [Input.Grab]: (s, e) => grab(cancel(s), e),
+    ...ALWAYS,
+    [Input.Tap]: (s, e) => tapWhileChoosing(s, e.square),
     // While a line is being chosen a drag starts over from the dragged stone.
-    [Input.Drop]: (s, e) => drop(cancel(s), e.from, e.to),
-    [Input.Cancel]: (s) => none(cancel(s)),
+    [Input.Grab]: (s, e) => ALWAYS[Input.Grab](cancel(s), e),
+    [Input.Drop]: (s, e) => ALWAYS[Input.Drop](cancel(s), e),
     [Input.EndTurn]: none,
   },
 });
@@ -48,7 +78,7 @@ const MACHINE = Object.freeze({
 /**
  * Runs one input event through the machine.
  * @param {import('./state.js').ViewState} state
- * @param {{type: string, square?: string, from?: string, to?: string|null}} event
+ * @param {{type: string, square?: string|null, from?: string, to?: string|null}} event
  * @returns {{state: import('./state.js').ViewState, intent: object|null}}
  */
 export function interpret(state, event) {
@@ -79,8 +109,6 @@ const DRAG_START_PX = 6;
  * @param {() => string} h.bottom the colour drawn at the bottom
  * @param {(sq: string) => boolean} h.canDrag
  * @param {(event: object) => void} h.onInput receives machine events
- * @param {(drag: {square: string, x: number, y: number}|null) => void} h.onDrag
- * @param {(sq: string|null) => void} h.onHover
  * @returns {() => void} unbind
  */
 export function bindPointer(svg, h) {
@@ -99,18 +127,18 @@ export function bindPointer(svg, h) {
   };
   const move = (e) => {
     if (!press) {
-      if (e.pointerType === 'mouse') h.onHover(squareAt(e).square);
+      if (e.pointerType === 'mouse') h.onInput({ type: Input.Hover, square: squareAt(e).square });
       return;
     }
-    if (!press.dragging) {
-      const far = Math.hypot(e.clientX - press.x, e.clientY - press.y) > DRAG_START_PX;
-      if (!far || !h.canDrag(press.square)) return;
-      press.dragging = true;
-      h.onInput({ type: Input.Grab, square: press.square });
-    }
     const at = squareAt(e);
-    h.onDrag({ square: press.square, x: at.x, y: at.y });
-    h.onHover(at.square);
+    if (press.dragging) {
+      h.onInput({ type: Input.DragMove, x: at.x, y: at.y, over: at.square });
+      return;
+    }
+    const far = Math.hypot(e.clientX - press.x, e.clientY - press.y) > DRAG_START_PX;
+    if (!far || !h.canDrag(press.square)) return;
+    press.dragging = true;
+    h.onInput({ type: Input.Grab, square: press.square, x: at.x, y: at.y, over: at.square });
   };
   const up = (e) => {
     if (!press) return;
@@ -118,17 +146,16 @@ export function bindPointer(svg, h) {
     const p = press;
     press = null;
     if (p.dragging) {
-      h.onDrag(null);
       h.onInput({ type: Input.Drop, from: p.square, to: at.square });
     } else if (at.square === p.square) {
       h.onInput({ type: Input.Tap, square: p.square });
     }
   };
   const abort = () => {
-    if (press && press.dragging) h.onDrag(null);
+    if (press && press.dragging) h.onInput({ type: Input.DragCancel });
     press = null;
   };
-  const leave = () => h.onHover(null);
+  const leave = () => h.onInput({ type: Input.Hover, square: null });
   // A finger that lands on a stone it may drag must not scroll the page:
   // browsers ignore touch-action on the shapes inside an SVG, and a scroll
   // would cancel the drag. Elsewhere on the board the page scrolls as usual.
@@ -163,8 +190,7 @@ const ARROWS = { ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight
  * @param {SVGSVGElement} svg
  * @param {object} h handlers
  * @param {() => string} h.bottom
- * @param {(event: object) => void} h.onInput
- * @param {(sq: string|null) => void} h.onHover
+ * @param {(event: object) => void} h.onInput receives machine events
  * @param {string} [start] the point first in the tab order
  * @returns {() => void} unbind
  */
@@ -200,9 +226,9 @@ export function bindKeyboard(svg, h, start = 'e3') {
     if (!pt) return;
     const sq = pt.getAttribute('data-sq');
     if (sq !== current) rove(sq, false);
-    h.onHover(sq);
+    h.onInput({ type: Input.Hover, square: sq });
   };
-  const focusout = () => h.onHover(null);
+  const focusout = () => h.onInput({ type: Input.Hover, square: null });
   svg.addEventListener('keydown', keydown);
   svg.addEventListener('focusin', focusin);
   svg.addEventListener('focusout', focusout);
@@ -216,17 +242,17 @@ export function bindKeyboard(svg, h, start = 'e3') {
 /**
  * Binds the arrow keys outside the board to browsing the move list.
  * @param {Document|Element} root
- * @param {(delta: number|'first'|'last') => void} onBrowse
+ * @param {(event: object) => void} onInput receives Browse events
  * @returns {() => void} unbind
  */
-export function bindHistoryKeys(root, onBrowse) {
+export function bindHistoryKeys(root, onInput) {
   const keydown = (e) => {
     const target = e.target;
     if (target && target.closest && (target.closest('[data-sq]') || target.closest('input, textarea, select'))) return;
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const action = { ArrowLeft: -1, ArrowRight: 1, Home: 'first', End: 'last' }[e.key];
     if (action === undefined) return;
-    onBrowse(action);
+    onInput({ type: Input.Browse, by: action });
     e.preventDefault();
   };
   root.addEventListener('keydown', keydown);

@@ -1,13 +1,14 @@
 // The game page: reads the address, connects to the game, and ties the
-// state, the drawing and the input together. All game logic lives in
-// state.js; this file only wires.
+// state, the drawing and the input together. Every user event goes through
+// one dispatch: the input machine (input.js) picks the transition
+// (state.js), and the drawing reads the state alone. This file only wires
+// and does what a state cannot: send, play sounds, speak, remember.
 
 import { translator, chooseLang, translatePage } from './i18n.js';
 import {
-  createState, receiveState, receiveError, flip, browseBy, browseTo,
-  boardView, bottomColor, movableStones, isMyTurn, isPlayer, sideOfTurn, drawOfferNews, Link,
+  createState, receiveWelcome, receiveState, receiveError, setLink, gameNotFound, setSound, setInviteLink,
+  boardView, dragView, bottomColor, movableStones, isMyTurn, isPlayer, sideOfTurn, drawOfferNews, Link,
 } from './state.js';
-import { stoneAt } from './position.js';
 import { createBoard, renderBoard, renderDrag, createScheduler } from './render.js';
 import { interpret, bindPointer, bindKeyboard, bindHistoryKeys, Input } from './input.js';
 import { connect, Status } from './connection.js';
@@ -26,13 +27,9 @@ import {
 const t = translator(chooseLang(navigator.languages));
 translatePage(document, t);
 
-let state = createState();
-let hover = null;
-let drag = null;
-const ui = { resignConfirm: false, soundOn: true, drawDeclinedAt: null, inviteLink: null };
 const storage = localStore(window);
 const sound = createSound(storage);
-ui.soundOn = sound.enabled();
+let state = setSound(createState(), sound.enabled());
 
 const els = panelElements(document);
 const board = createBoard(document.getElementById('board'), { label: t('game.boardLabel') });
@@ -43,9 +40,9 @@ const live = document.getElementById('live');
 let boardDrawn = false;
 
 const draw = createScheduler(() => {
-  renderBoard(board, boardView(state, hover), t);
-  renderDrag(board, drag);
-  renderPanel(els, state, t, ui);
+  renderBoard(board, boardView(state), t);
+  renderDrag(board, dragView(state));
+  renderPanel(els, state, t);
   if (!boardDrawn && state.game) {
     boardDrawn = true;
     performance.mark('board-drawn');
@@ -85,12 +82,12 @@ if (gameId) {
       const link = status === Status.Open ? Link.Open
         : status === Status.Reconnecting ? Link.Reconnecting
           : status === Status.Restarting ? Link.Restarting : Link.Connecting;
-      update({ ...state, link });
+      update(setLink(state, link));
     },
     window,
   });
 } else {
-  update({ ...state, notFound: true });
+  update(gameNotFound(state));
 }
 
 // A socket that never opened may be a game that does not exist (the server
@@ -103,7 +100,7 @@ async function checkExists() {
     const res = await fetch(stateUrl(gameId));
     if (res.status === 404) {
       conn.close();
-      update({ ...state, notFound: true });
+      update(gameNotFound(state));
     }
   } catch {
     checked = false;
@@ -114,7 +111,7 @@ function onFrame(text) {
   const msg = readServerMessage(text);
   if (!msg) return;
   if (msg.type === 'welcome') {
-    update({ ...state, role: msg.role, seatLink: msg.seatLink ? new URL(msg.seatLink, location.href).href : null });
+    update(receiveWelcome(state, msg.role, msg.seatLink ? new URL(msg.seatLink, location.href).href : null));
   } else if (msg.type === 'state') {
     if (msg.state.game !== gameId) return;
     const before = state;
@@ -133,11 +130,7 @@ function afterState(before) {
   const old = before.game;
   const news = drawOfferNews(old, g, state.role);
   if (news === 'offered') say(t('say.drawOffered'));
-  if (news === 'declined') {
-    ui.drawDeclinedAt = g.moves.length;
-    say(t('say.drawDeclined'));
-    draw();
-  }
+  if (news === 'declined') say(t('say.drawDeclined'));
   if (old && g.moves.length > old.moves.length) {
     const move = g.moves[g.moves.length - 1];
     const mover = sideOfTurn(g, g.moves.length - 1);
@@ -164,11 +157,8 @@ function remember() {
   }));
   const entry = findGame(list, gameId);
   const link = !joined && entry ? entry.invite : null;
-  if (link !== ui.inviteLink) {
-    ui.inviteLink = link;
-    if (link) showInvite(link);
-    draw();
-  }
+  if (link !== state.inviteLink && link) showInvite(link);
+  update(setInviteLink(state, link));
 }
 
 // Both players asked for a rematch: every page of this game moves on to
@@ -183,19 +173,24 @@ function goToRematch(next) {
 
 // ---- input ----------------------------------------------------------------------
 
-function onInput(event) {
+// The intents the board sends: when the socket is down they are rolled
+// back with a notice. Offers and the like are simply not sent.
+const BOARD_INTENTS = ['step', 'end_turn'];
+
+/** The one way in for every user event. */
+function dispatch(event) {
+  const before = state;
   const { state: next, intent } = interpret(state, event);
   update(next);
-  if (!intent) {
-    if (next.choosing && !state.pending) {
-      const [a, b] = next.choosing.options.map((o) => o.captures.join(' '));
-      say(t('say.chooseLine', { a, b }));
-    }
-    return;
+  if (next.soundOn !== before.soundOn) sound.setEnabled(next.soundOn);
+  if (next.choosing && next.choosing !== before.choosing && !before.pending) {
+    const [a, b] = next.choosing.options.map((o) => o.captures.join(' '));
+    say(t('say.chooseLine', { a, b }));
   }
+  if (!intent) return;
   const text = intent.type === 'step' ? stepMessage(intent.step) : simpleMessage(intent.type);
   if (!send(text)) {
-    update(receiveError(state, { code: 'unknown', message: '' }));
+    if (BOARD_INTENTS.includes(intent.type)) update(receiveError(state, { code: 'unknown', message: '' }));
     return;
   }
   if (intent.type === 'step') sound.play(intent.step.captures.length ? 'capture' : 'move');
@@ -204,75 +199,34 @@ function onInput(event) {
 bindPointer(board.svg, {
   bottom: () => bottomColor(state),
   canDrag: (sq) => movableStones(state).includes(sq),
-  onInput,
-  onDrag: (d) => {
-    drag = d ? { x: d.x, y: d.y, color: stoneAt(state.board, d.square) } : null;
-    draw();
-  },
-  onHover: (sq) => {
-    if (sq === hover) return;
-    hover = sq;
-    draw();
-  },
+  onInput: dispatch,
 });
+bindKeyboard(board.svg, { bottom: () => bottomColor(state), onInput: dispatch });
+bindHistoryKeys(document, dispatch);
 
-bindKeyboard(board.svg, {
-  bottom: () => bottomColor(state),
-  onInput,
-  onHover: (sq) => {
-    hover = sq;
-    draw();
-  },
-});
-
-function browse(action) {
-  if (action === 'first') update(browseTo(state, 0));
-  else if (action === 'last') update(browseTo(state, null));
-  else update(browseBy(state, action));
-}
-
-bindHistoryKeys(document, browse);
-
-const click = (node, fn) => node.addEventListener('click', fn);
-click(els.histFirst, () => browse('first'));
-click(els.histPrev, () => browse(-1));
-click(els.histNext, () => browse(1));
-click(els.histLast, () => browse('last'));
-click(document.getElementById('back-live'), () => browse('last'));
-click(els.moves, (e) => {
+const on = (node, event) => node.addEventListener('click', () => dispatch(event()));
+on(els.histFirst, () => ({ type: Input.Browse, by: 'first' }));
+on(els.histPrev, () => ({ type: Input.Browse, by: -1 }));
+on(els.histNext, () => ({ type: Input.Browse, by: 1 }));
+on(els.histLast, () => ({ type: Input.Browse, by: 'last' }));
+on(document.getElementById('back-live'), () => ({ type: Input.Browse, by: 'last' }));
+els.moves.addEventListener('click', (e) => {
   const b = e.target.closest('button[data-ply]');
-  if (b) update(browseTo(state, Number(b.dataset.ply)));
+  if (b) dispatch({ type: Input.BrowseTo, ply: Number(b.dataset.ply) });
 });
-click(els.endTurn, () => onInput({ type: Input.EndTurn }));
-click(els.flip, () => update(flip(state)));
-click(els.sound, () => {
-  sound.setEnabled(!sound.enabled());
-  ui.soundOn = sound.enabled();
-  draw();
-});
-const intent = (type) => () => {
-  send(simpleMessage(type));
-  draw();
-};
-click(els.offerDraw, intent(ClientType.OfferDraw));
-click(document.getElementById('accept-draw'), intent(ClientType.AcceptDraw));
-click(document.getElementById('decline-draw'), intent(ClientType.DeclineDraw));
-click(document.getElementById('claim-victory'), intent(ClientType.ClaimVictory));
-click(els.rematch, intent(ClientType.Rematch));
-click(els.resign, () => {
-  ui.resignConfirm = true;
-  draw();
-});
-click(document.getElementById('resign-no'), () => {
-  ui.resignConfirm = false;
-  draw();
-});
-click(document.getElementById('resign-yes'), () => {
-  ui.resignConfirm = false;
-  send(simpleMessage(ClientType.Resign));
-  draw();
-});
-click(document.getElementById('seat-copy'), async (e) => {
+on(els.endTurn, () => ({ type: Input.EndTurn }));
+on(els.flip, () => ({ type: Input.Flip }));
+on(els.sound, () => ({ type: Input.Sound, on: !state.soundOn }));
+const sendIntent = (type) => () => ({ type: Input.Send, intent: type });
+on(els.offerDraw, sendIntent(ClientType.OfferDraw));
+on(document.getElementById('accept-draw'), sendIntent(ClientType.AcceptDraw));
+on(document.getElementById('decline-draw'), sendIntent(ClientType.DeclineDraw));
+on(document.getElementById('claim-victory'), sendIntent(ClientType.ClaimVictory));
+on(els.rematch, sendIntent(ClientType.Rematch));
+on(els.resign, () => ({ type: Input.AskResign }));
+on(document.getElementById('resign-no'), () => ({ type: Input.KeepPlaying }));
+on(document.getElementById('resign-yes'), () => ({ type: Input.Resign }));
+document.getElementById('seat-copy').addEventListener('click', async (e) => {
   const ok = await copyText(els.seatLink);
   e.target.textContent = t(ok ? 'game.copied' : 'game.copy');
 });

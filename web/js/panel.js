@@ -144,15 +144,14 @@ function renderMoves(els, state, t) {
  * @param {ReturnType<typeof panelElements>} els
  * @param {import('./state.js').ViewState} state
  * @param {(key: string, params?: object) => string} t
- * @param {{resignConfirm: boolean, soundOn: boolean, drawDeclinedAt?: number|null, inviteLink?: string|null}} ui
  */
-export function renderPanel(els, state, t, ui) {
+export function renderPanel(els, state, t) {
   show(els.game, !state.notFound);
   show(els.notFound, state.notFound);
   const waiting = waitingForFriend(state);
   show(els.invite, waiting);
-  show(els.inviteShare, waiting && Boolean(ui.inviteLink));
-  show(els.inviteElsewhere, waiting && !ui.inviteLink);
+  show(els.inviteShare, waiting && Boolean(state.inviteLink));
+  show(els.inviteElsewhere, waiting && !state.inviteLink);
   const bottom = bottomColor(state);
   renderPlayer(els.bottom, bottom, state, t);
   renderPlayer(els.top, other(bottom), state, t);
@@ -180,20 +179,20 @@ export function renderPanel(els, state, t, ui) {
   const offeredToMe = Boolean(playing && g.drawOffer && g.drawOffer !== state.role);
   show(els.offer, offeredToMe);
   // A refused offer stays said until the next move or offer.
-  show(els.drawDeclined, Boolean(playing && !g.drawOffer && ui.drawDeclinedAt === g.moves.length));
+  show(els.drawDeclined, Boolean(playing && !g.drawOffer && state.drawDeclinedAt === g.moves.length));
   show(els.claim, claimable(state));
-  show(els.offerDraw, playing && !offeredToMe && !ui.resignConfirm);
+  show(els.offerDraw, playing && !offeredToMe && !state.resignConfirm);
   els.offerDraw.disabled = Boolean(g && g.drawOffer === state.role);
   setText(els.offerDraw, t(g && g.drawOffer === state.role ? 'game.drawOffered' : 'game.offerDraw'));
-  show(els.resign, playing && !ui.resignConfirm);
-  show(els.resignConfirm, playing && ui.resignConfirm);
+  show(els.resign, playing && !state.resignConfirm);
+  show(els.resignConfirm, playing && state.resignConfirm);
   const finished = Boolean(g && g.result && isPlayer(state));
   show(els.rematch, finished);
   const askedRematch = Boolean(finished && g.rematch[state.role]);
   els.rematch.disabled = askedRematch;
   setText(els.rematch, t(askedRematch ? 'game.rematchAsked' : 'game.rematch'));
-  setText(els.sound, t(ui.soundOn ? 'game.soundOn' : 'game.soundOff'));
-  els.sound.setAttribute('aria-pressed', String(ui.soundOn));
+  setText(els.sound, t(state.soundOn ? 'game.soundOn' : 'game.soundOff'));
+  els.sound.setAttribute('aria-pressed', String(state.soundOn));
   show(els.seat, Boolean(state.seatLink));
   if (state.seatLink && els.seatLink.value !== state.seatLink) els.seatLink.value = state.seatLink;
   renderMoves(els, state, t);

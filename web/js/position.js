@@ -1,20 +1,14 @@
 // Position text, turn notation, and replaying turns that the server has
-// already accepted. This never decides what is legal: it only applies steps
-// (moving a stone and removing the line it takes) so that the move list can
-// be browsed and diagrams drawn. Pure functions; no DOM.
+// already accepted. This holds no rules: it moves stones and removes the
+// points the server says were taken, so that the move list can be browsed
+// and diagrams drawn. Pure functions; no DOM.
 
 import {
-  FILES, RANKS, SQUARES, Color, squareIndex, parseSquare, squareName,
-  directionBetween, DIRECTIONS,
+  FILES, RANKS, SQUARES, Color, squareIndex, parseSquare,
 } from './geometry.js';
 
 /** Stone values on a board array. */
 export const Stone = Object.freeze({ White: 'W', Black: 'B' });
-
-/** The three kinds of step. */
-export const StepKind = Object.freeze({
-  Paika: 'paika', Approach: 'approach', Withdrawal: 'withdrawal',
-});
 
 /** The position every game starts from. */
 export const START_POSITION = 'BBBBBBBBB/BBBBBBBBB/BWBW.BWBW/WWWWWWWWW/WWWWWWWWW w 0';
@@ -89,70 +83,22 @@ export function stoneOf(color) {
 }
 
 /**
- * Parses turn notation such as "e2-e3" or "d3-e3A-e4W".
+ * The points a turn's stone stood on, its start first, read from turn
+ * notation such as "e2-e3" or "d3-e3A-e4W".
  * @param {string} text
- * @returns {{origin: string, landings: Array<{to: string, kind: string}>} | null}
+ * @returns {string[] | null} null when the text is not turn notation
  */
-export function parseTurn(text) {
+export function turnPath(text) {
   if (typeof text !== 'string') return null;
   const parts = text.trim().split('-');
   if (parts.length < 2 || !parseSquare(parts[0])) return null;
-  const landings = [];
+  const path = [parts[0]];
   for (const part of parts.slice(1)) {
-    const m = /^([a-i][1-5])([AW]?)$/.exec(part);
+    const m = /^([a-i][1-5])[AW]?$/.exec(part);
     if (!m) return null;
-    const kind = m[2] === 'A' ? StepKind.Approach
-      : m[2] === 'W' ? StepKind.Withdrawal : StepKind.Paika;
-    landings.push({ to: m[1], kind });
+    path.push(m[1]);
   }
-  if (landings.length > 1 && landings.some((l) => l.kind === StepKind.Paika)) return null;
-  return { origin: parts[0], landings };
-}
-
-/**
- * Writes a turn given as its origin and landings in notation.
- * @param {string} origin
- * @param {Array<{to: string, kind: string}>} landings
- */
-export function turnText(origin, landings) {
-  const suffix = { approach: 'A', withdrawal: 'W', paika: '' };
-  return [origin, ...landings.map((l) => l.to + suffix[l.kind])].join('-');
-}
-
-/**
- * The enemy stones a step would take, nearest first. Only geometry: the
- * caller knows the step is legal.
- * @param {Board} board
- * @param {string} from
- * @param {string} to
- * @param {string} kind one of StepKind
- * @returns {string[]}
- */
-export function capturedBy(board, from, to, kind) {
-  const dir = directionBetween(from, to);
-  const mover = stoneAt(board, from);
-  if (!dir || !mover || kind === StepKind.Paika) return [];
-  const enemy = mover === Stone.White ? Stone.Black : Stone.White;
-  let [df, dr] = DIRECTIONS[dir];
-  let start;
-  if (kind === StepKind.Approach) {
-    start = parseSquare(to);
-  } else {
-    start = parseSquare(from);
-    df = -df;
-    dr = -dr;
-  }
-  const out = [];
-  let f = start.file + df;
-  let r = start.rank + dr;
-  let sq = squareName(f, r);
-  while (sq && stoneAt(board, sq) === enemy) {
-    out.push(sq);
-    f += df;
-    r += dr;
-    sq = squareName(f, r);
-  }
-  return out;
+  return path;
 }
 
 /**
@@ -177,45 +123,34 @@ export function applyStep(board, step) {
  */
 
 /**
- * Replays accepted turns from a start position. Entry 0 is the start; entry
- * i is the position after turn i, with that turn's path and the stones it
- * took. Stops at the first turn that cannot be read or applied.
+ * Replays the turns the server accepted, as it describes them: each turn
+ * moves its stone along the path its notation gives and removes the points
+ * the server says it took. Nothing is judged here. Entry 0 is the start;
+ * entry i is the position after turn i, with that turn's path and captures.
+ * Stops at the first turn it cannot read (bad notation, no stone of the
+ * side to move on its first point, or nothing said about what it took).
  * @param {string} startText position text
  * @param {string[]} moves turn notation
+ * @param {string[][]} captures the points each turn took, one list per turn
  * @returns {Ply[]}
  */
-export function replay(startText, moves) {
+export function replay(startText, moves, captures) {
   const start = parsePosition(startText);
   if (!start) return [];
   const plies = [{ ...start, path: [], captured: [], notation: null }];
   let pos = start;
-  for (const text of moves) {
-    const turn = parseTurn(text);
-    if (!turn || stoneAt(pos.board, turn.origin) !== stoneOf(pos.turn)) break;
-    let board = pos.board;
-    let from = turn.origin;
-    const captured = [];
-    let ok = true;
-    for (const { to, kind } of turn.landings) {
-      if (!directionBetween(from, to) || stoneAt(board, to) !== null) { ok = false; break; }
-      const taken = capturedBy(board, from, to, kind);
-      if (kind !== StepKind.Paika && taken.length === 0) { ok = false; break; }
-      board = applyStep(board, { from, to, captures: taken });
-      captured.push(...taken);
-      from = to;
-    }
-    if (!ok) break;
+  for (let i = 0; i < moves.length; i++) {
+    const path = turnPath(moves[i]);
+    const captured = captures[i];
+    if (!path || !Array.isArray(captured)) break;
+    if (stoneAt(pos.board, path[0]) !== stoneOf(pos.turn)) break;
+    const board = applyStep(pos.board, { from: path[0], to: path[path.length - 1], captures: captured });
     pos = {
       board,
       turn: pos.turn === Color.White ? Color.Black : Color.White,
       quiet: captured.length ? 0 : pos.quiet + 1,
     };
-    plies.push({
-      ...pos,
-      path: [turn.origin, ...turn.landings.map((l) => l.to)],
-      captured,
-      notation: text,
-    });
+    plies.push({ ...pos, path, captured, notation: moves[i] });
   }
   return plies;
 }

@@ -139,6 +139,19 @@ function readLastTurn(last) {
   };
 }
 
+// What each completed turn took: one string of point names per turn
+// ("f3g3", "" for a paika). Null when the server does not say (an older
+// server) or says it for a different number of turns than `moves`.
+function readCaptures(raw, turns) {
+  if (!Array.isArray(raw) || raw.length !== turns) return null;
+  const out = [];
+  for (const text of raw) {
+    if (typeof text !== 'string' || !/^([a-i][1-5])*$/.test(text)) return null;
+    out.push(text.match(/../g) || []);
+  }
+  return out;
+}
+
 function readPair(raw) {
   const pair = raw && typeof raw === 'object' ? raw : {};
   return { white: Boolean(pair.white), black: Boolean(pair.black) };
@@ -158,6 +171,7 @@ function readPair(raw) {
  * @property {Array<{from: string, to: string, kind: string, captures: string[]}>} steps the legal steps
  * @property {boolean} canEndTurn
  * @property {string[]} moves completed turns in notation
+ * @property {string[][]|null} captures the points each turn of `moves` took; null when the server does not say
  * @property {{notation: string|null, path: string[], captured: string[]}} lastTurn
  * @property {number} turnsSinceCapture
  * @property {{white: {joined: boolean, connected: boolean}, black: {joined: boolean, connected: boolean}}} players
@@ -176,6 +190,7 @@ function readPair(raw) {
 export function readState(raw) {
   const players = raw.players || {};
   const next = raw.next_game;
+  const moves = Array.isArray(raw.moves) ? raw.moves.map(String) : [];
   return {
     game: String(raw.game_id || ''),
     version: Number(raw.version) || 0,
@@ -186,7 +201,8 @@ export function readState(raw) {
     chain: readChain(raw.turn),
     steps: (Array.isArray(raw.legal_steps) ? raw.legal_steps : []).map(readStep).filter(Boolean),
     canEndTurn: Boolean(raw.can_end_turn),
-    moves: Array.isArray(raw.moves) ? raw.moves.map(String) : [],
+    moves,
+    captures: readCaptures(raw.captures, moves.length),
     lastTurn: readLastTurn(raw.last_turn),
     turnsSinceCapture: Number(raw.turns_since_capture) || 0,
     players: { white: readPresence(players.white), black: readPresence(players.black) },

@@ -1,5 +1,8 @@
 // The game page's view state: a plain object, and the pure functions that
 // make a new state from an old one. No DOM here, so Node tests all of it.
+// Everything the page shows is in it, down to the point under the pointer,
+// the stone being dragged and the resign question; input.js decides which
+// of these functions an event calls.
 //
 // The server is the authority. `game` is the last state it sent; `board`
 // is what is shown, which may run one step ahead of it while a step is on
@@ -11,9 +14,13 @@ import {
   parsePosition, applyStep, replay, positionText, stoneAt, stoneOf,
 } from './position.js';
 
-/** The input modes of the board. */
+/**
+ * The input modes of the board. Locked: the board takes no move now (not
+ * this player's turn, the friend has not joined, a step is on its way,
+ * the connection is down, or an earlier position is shown).
+ */
 export const Mode = Object.freeze({
-  Idle: 'idle', Selected: 'selected', Choosing: 'choosing-capture',
+  Locked: 'locked', Idle: 'idle', Selected: 'selected', Choosing: 'choosing-capture',
 });
 
 /** States of the connection to the server. */
@@ -44,6 +51,12 @@ export const Link = Object.freeze({
  * @property {{key: string, params?: object, error?: boolean}|null} notice
  * @property {string} link one of Link
  * @property {boolean} notFound
+ * @property {string|null} hover the point under the pointer or the keyboard focus
+ * @property {{square: string, x: number, y: number}|null} drag the stone being dragged, in drawing coordinates
+ * @property {boolean} resignConfirm the player is asked whether they really resign
+ * @property {boolean} soundOn
+ * @property {number|null} drawDeclinedAt the number of moves when the player's draw offer was declined
+ * @property {string|null} inviteLink the invitation this browser keeps for the friend's seat
  */
 
 /**
@@ -66,6 +79,12 @@ export function createState() {
     notice: null,
     link: Link.Connecting,
     notFound: false,
+    hover: null,
+    drag: null,
+    resignConfirm: false,
+    soundOn: true,
+    drawDeclinedAt: null,
+    inviteLink: null,
   };
 }
 
@@ -81,7 +100,7 @@ export function stateFromPosition(text) {
   const position = positionText(pos);
   const game = {
     game: '', version: 0, seq: 0, position, startPosition: position, turn: pos.turn, chain: null,
-    steps: [], canEndTurn: false, moves: [], lastTurn: { notation: null, path: [], captured: [] },
+    steps: [], canEndTurn: false, moves: [], captures: [], lastTurn: { notation: null, path: [], captured: [] },
     turnsSinceCapture: pos.quiet,
     players: { white: { joined: false, connected: false }, black: { joined: false, connected: false } },
     drawOffer: null, abandoned: false, rematch: { white: false, black: false }, nextGame: null, result: null,
@@ -192,12 +211,40 @@ export function drawOfferNews(before, after, role) {
 
 /** The input mode the board is in. */
 export function mode(state) {
+  if (!canAct(state)) return Mode.Locked;
   if (state.choosing) return Mode.Choosing;
   if (state.selected) return Mode.Selected;
   return Mode.Idle;
 }
 
 // ---- transitions ----------------------------------------------------------
+
+/**
+ * The server's welcome: who this browser is in the game, and the player's
+ * own link (null for a spectator).
+ * @param {ViewState} state
+ * @param {string} role
+ * @param {string|null} seatLink
+ * @returns {ViewState}
+ */
+export function receiveWelcome(state, role, seatLink) {
+  return { ...state, role, seatLink };
+}
+
+/**
+ * The connection changed: one of Link.
+ * @param {ViewState} state
+ * @param {string} link
+ * @returns {ViewState}
+ */
+export function setLink(state, link) {
+  return state.link === link ? state : { ...state, link };
+}
+
+/** There is no such game: the page says so instead of a board. */
+export function gameNotFound(state) {
+  return { ...state, notFound: true };
+}
 
 /**
  * Takes a new state from the server: it replaces the optimistic board, and
@@ -213,9 +260,10 @@ export function receiveState(state, game) {
   }
   const pos = parsePosition(game.position);
   if (!pos) return { ...state, notice: { key: 'error.unknown', error: true } };
-  let plies = replay(game.startPosition, game.moves);
-  const last = plies[plies.length - 1];
-  if (plies.length !== game.moves.length + 1 || !last || !sameStones(last.board, pos.board, game.chain)) {
+  let plies = game.captures ? replay(game.startPosition, game.moves, game.captures) : [];
+  if (plies.length !== game.moves.length + 1) {
+    // The server did not say what each turn took (an older server), or said
+    // it unreadably: only the live position can be shown.
     plies = [{ ...pos, path: [], captured: [], notation: null }];
   }
   const next = {
@@ -230,6 +278,8 @@ export function receiveState(state, game) {
     link: Link.Open,
     notFound: false,
   };
+  // A refused offer stays said until the next move or offer.
+  if (drawOfferNews(state.game, game, state.role) === 'declined') next.drawDeclinedAt = game.moves.length;
   if (state.notice && !state.notice.error) next.notice = null;
   if (state.pending) next.notice = null;
   if (game.chain && isMyTurn(next)) {
@@ -238,13 +288,6 @@ export function receiveState(state, game) {
     next.selected = null;
   }
   return next;
-}
-
-// While a chain is in progress the replayed history ends before the turn's
-// first step, so the current board cannot be compared with it.
-function sameStones(a, b, chain) {
-  if (chain) return true;
-  return a.every((s, i) => s === b[i]);
 }
 
 /**
@@ -316,24 +359,13 @@ export function playOptimistic(state, step) {
  */
 
 /**
- * A tap (or click, or Enter) on a point of the board.
- * @param {ViewState} state
+ * A tap (or click, or Enter) on a point of the board with nothing selected:
+ * selects a movable stone, or says why an own stone cannot move.
+ * @param {ViewState} state in Mode.Idle
  * @param {string} sq
  * @returns {Outcome}
  */
-export function tap(state, sq) {
-  if (!canAct(state)) return { state, intent: null };
-  switch (mode(state)) {
-    case Mode.Choosing:
-      return tapWhileChoosing(state, sq);
-    case Mode.Selected:
-      return tapWhileSelected(state, sq);
-    default:
-      return tapWhileIdle(state, sq);
-  }
-}
-
-function tapWhileIdle(state, sq) {
+export function tapWhileIdle(state, sq) {
   if (movableStones(state).includes(sq)) return { state: select(state, sq), intent: null };
   const own = stoneAt(state.board, sq) === stoneOf(state.role);
   if (own && mustCapture(state)) {
@@ -342,7 +374,15 @@ function tapWhileIdle(state, sq) {
   return { state, intent: null };
 }
 
-function tapWhileSelected(state, sq) {
+/**
+ * A tap on a point with a stone selected: a step when the point is a
+ * target (or the line question when it takes either of two lines), else
+ * another selection.
+ * @param {ViewState} state in Mode.Selected
+ * @param {string} sq
+ * @returns {Outcome}
+ */
+export function tapWhileSelected(state, sq) {
   const targets = targetsFrom(state, state.selected);
   const options = targets.get(sq);
   if (options && options.length === 1) return commit(state, { from: state.selected, to: sq, ...options[0] });
@@ -358,7 +398,15 @@ function tapWhileSelected(state, sq) {
   return { state: select(state, null), intent: null };
 }
 
-function tapWhileChoosing(state, sq) {
+/**
+ * A tap while the player chooses which line to take: a stone of one line
+ * plays the step, the target backs out, anything else is a tap as if
+ * nothing were asked.
+ * @param {ViewState} state in Mode.Choosing
+ * @param {string} sq
+ * @returns {Outcome}
+ */
+export function tapWhileChoosing(state, sq) {
   const { from, to, options } = state.choosing;
   const chosen = options.find((o) => o.captures.includes(sq));
   if (chosen) return commit(state, { from, to, ...chosen });
@@ -405,6 +453,87 @@ export function cancel(state) {
   return select(state, null);
 }
 
+/**
+ * The pointer or the keyboard focus is over point `sq` (null: none).
+ * Gives back the same state when nothing changes, so nothing is redrawn.
+ * @param {ViewState} state
+ * @param {string|null} sq
+ * @returns {ViewState}
+ */
+export function hover(state, sq) {
+  return state.hover === sq ? state : { ...state, hover: sq };
+}
+
+/**
+ * A stone is picked up to be dragged: it is selected (if it may move) and
+ * follows the pointer from (x, y).
+ * @param {ViewState} state
+ * @param {string} sq
+ * @param {number} x
+ * @param {number} y
+ * @returns {ViewState}
+ */
+export function grab(state, sq, x, y) {
+  const selected = state.selected === sq ? state : select(state, sq);
+  return { ...selected, drag: { square: sq, x, y } };
+}
+
+/**
+ * The dragged stone follows the pointer to (x, y).
+ * @param {ViewState} state
+ * @param {number} x
+ * @param {number} y
+ * @returns {ViewState}
+ */
+export function moveDrag(state, x, y) {
+  return state.drag ? { ...state, drag: { ...state.drag, x, y } } : state;
+}
+
+/** The drag ends without a drop (the pointer was lost). */
+export function endDrag(state) {
+  return state.drag ? { ...state, drag: null } : state;
+}
+
+/** Asks the player whether they really resign. */
+export function askResign(state) {
+  return { ...state, resignConfirm: true };
+}
+
+/** The player does not resign after all. */
+export function keepPlaying(state) {
+  return { ...state, resignConfirm: false };
+}
+
+/**
+ * The player confirms: the question goes and the resignation is sent.
+ * @param {ViewState} state
+ * @returns {Outcome}
+ */
+export function resign(state) {
+  return { state: keepPlaying(state), intent: { type: 'resign' } };
+}
+
+/**
+ * Sound on or off.
+ * @param {ViewState} state
+ * @param {boolean} on
+ * @returns {ViewState}
+ */
+export function setSound(state, on) {
+  return state.soundOn === on ? state : { ...state, soundOn: on };
+}
+
+/**
+ * The invitation link this browser keeps for the friend's free seat, or
+ * null when it has none.
+ * @param {ViewState} state
+ * @param {string|null} link
+ * @returns {ViewState}
+ */
+export function setInviteLink(state, link) {
+  return state.inviteLink === link ? state : { ...state, inviteLink: link };
+}
+
 /** Turns the board round. */
 export function flip(state) {
   return { ...state, flipped: !state.flipped };
@@ -436,12 +565,22 @@ export function browseBy(state, delta) {
 // ---- what to draw -----------------------------------------------------------
 
 /**
+ * The stone being dragged as the drawing needs it, or null.
+ * @param {ViewState} state
+ * @returns {{x: number, y: number, color: 'W'|'B'|null}|null}
+ */
+export function dragView(state) {
+  const d = state.drag;
+  return d ? { x: d.x, y: d.y, color: state.board ? stoneAt(state.board, d.square) : null } : null;
+}
+
+/**
  * Everything the board drawing needs, derived from the state.
  * @param {ViewState} state
- * @param {string|null} [hover] the target under the pointer or focus
  * @returns {object}
  */
-export function boardView(state, hover = null) {
+export function boardView(state) {
+  const { hover } = state;
   const bottom = bottomColor(state);
   if (state.browse !== null) {
     const ply = state.plies[state.browse];

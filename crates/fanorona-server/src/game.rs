@@ -177,6 +177,10 @@ pub struct Game {
     pub position: Position,
     /// Completed turns in notation.
     pub moves: Vec<String>,
+    /// What each completed turn took, in order: one entry per turn of
+    /// `moves` (empty for a paika), so that nobody has to replay the rules
+    /// to show the history.
+    pub captures: Vec<Vec<Square>>,
     /// The turn in progress, if a capture chain is open.
     pub current: Option<TurnSoFar>,
     /// The last completed turn.
@@ -200,6 +204,7 @@ impl Game {
             start,
             position: start,
             moves: Vec::new(),
+            captures: Vec::new(),
             current: None,
             last: None,
             result: start.outcome().map(board_result),
@@ -345,6 +350,7 @@ impl Game {
 
     fn complete_turn(&mut self, so_far: TurnSoFar) {
         self.moves.push(so_far.turn.to_string());
+        self.captures.push(so_far.captured.clone());
         self.last = Some(so_far);
         if let Some(outcome) = self.position.outcome() {
             self.result = Some(board_result(outcome));
@@ -430,10 +436,53 @@ mod tests {
         game.apply(step(Color::White, "d3-e3", StepKind::Approach))
             .expect("legal");
         assert_eq!(game.moves, ["d3-e3A"]);
+        assert_eq!(game.captures, [vec![Square::F3]]);
         let last = game.last.as_ref().expect("a completed turn");
         assert_eq!(last.path(), [Square::D3, Square::E3]);
         assert_eq!(last.captured, [Square::F3]);
         assert_eq!(game.seq, 1);
+    }
+
+    #[test]
+    fn every_completed_turn_keeps_what_it_took_beside_its_notation() {
+        let mut game = Game::new(Position::start());
+        let mut pos = game.position;
+        let mut taken = Vec::new();
+        let mut in_turn = Vec::new();
+        for n in 0..120_usize {
+            let steps = pos.legal_steps();
+            let Some(&s) = steps.get(n * 5 % steps.len().max(1)) else {
+                break;
+            };
+            if game.result.is_some() {
+                break;
+            }
+            let by = pos.turn();
+            in_turn.extend(pos.captures(s));
+            game.apply(Action {
+                by,
+                intent: Intent::Step {
+                    from: s.from(),
+                    to: s.to(),
+                    kind: s.kind(),
+                },
+            })
+            .expect("legal");
+            if game.current.is_none() {
+                taken.push(std::mem::take(&mut in_turn));
+            } else if n % 2 == 0 {
+                game.apply(Action {
+                    by,
+                    intent: Intent::EndTurn,
+                })
+                .expect("may stop");
+                taken.push(std::mem::take(&mut in_turn));
+            }
+            pos = game.position;
+        }
+        assert_eq!(game.captures, taken);
+        assert_eq!(game.captures.len(), game.moves.len());
+        assert!(game.captures.iter().filter(|c| c.len() > 1).count() > 0);
     }
 
     #[test]

@@ -234,3 +234,43 @@ async fn nothing_can_be_played_before_the_friend_joins() {
     );
     assert_eq!(server.state_text(id).await, before);
 }
+
+/// A link that leads nowhere gets a page that says why, with its status,
+/// never kept by a cache, under the site's CSP, and without the scripts
+/// that draw boards.
+#[tokio::test]
+async fn error_pages_keep_their_status_and_headers_and_load_no_board() {
+    let server = start().await;
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let expiring = start_in(dir, |c| c.invite_ttl = Duration::ZERO).await;
+    let (open, _) = expiring.create(serde_json::json!({ "first": "me" })).await;
+    let expired = format!("/g/{}", open["game_id"].as_str().unwrap());
+    let cases = [
+        (&server, "/g/NoSuchGame", StatusCode::NOT_FOUND, "Not found"),
+        (&server, "/no/such.js", StatusCode::NOT_FOUND, "Not found"),
+        (&server, "/message.html", StatusCode::NOT_FOUND, "Not found"),
+        (&server, "/message", StatusCode::NOT_FOUND, "Not found"),
+        (
+            &expiring,
+            &expired,
+            StatusCode::GONE,
+            "This invitation has expired",
+        ),
+    ];
+    for (server, path, status, heading) in cases {
+        let resp = server.http.get(server.url(path)).send().await.unwrap();
+        assert_eq!(resp.status(), status, "{path}");
+        let headers = resp.headers().clone();
+        assert_eq!(headers["cache-control"], "no-store", "{path}");
+        assert!(headers.contains_key("content-security-policy"), "{path}");
+        let mime = headers["content-type"].to_str().unwrap();
+        assert!(mime.starts_with("text/html"), "{path}");
+        let page = resp.text().await.unwrap();
+        assert!(page.contains(&format!(">{heading}</h1>")), "{path}: {page}");
+        assert!(!page.contains("{{"), "{path}: {page}");
+        assert!(page.contains("/js/message.js"), "{path}");
+        for board in ["render.js", "diagram.js", "pages.js", "position.js"] {
+            assert!(!page.contains(board), "{path} loads {board}");
+        }
+    }
+}

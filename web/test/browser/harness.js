@@ -122,9 +122,9 @@ function webFiles(dir = WEB) {
 
 // The files are embedded in the binary: a binary built before the last
 // change of web/ would test old files, so compare them first.
-// The templates (game.html, invite.html) are only served filled in, by
-// their routes, and are checked through them.
-const TEMPLATES = ['game.html', 'invite.html'];
+// The templates (game.html, invite.html, message.html) are only served
+// filled in, by their routes, and are checked through them.
+const TEMPLATES = ['game.html', 'invite.html', 'message.html'];
 
 async function checkEmbeddedFiles(url) {
   const stale = [];

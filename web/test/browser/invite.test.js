@@ -209,6 +209,10 @@ test('the creator waiting on the board sees the invitation and cannot play until
   // The waiting one leads to its board, where the invitation is shown.
   await page.click(`#games-list a[href="/g/${second}"]`);
   await waitText(page, '#waiting-friend', /^Waiting for your friend to join$/);
+  // That text is in the page from the start: the link comes with the
+  // game's first state.
+  await page.waitForFunction((id) => document.getElementById('invite-link').value.includes(`/g/${id}?invite=`),
+    second, { timeout: 10_000 });
   assert.match(await page.inputValue('#invite-link'), new RegExp(`/g/${second}\\?invite=`));
   // An entry can be removed.
   await page.goto(server.url);

@@ -53,12 +53,18 @@ test('the front page with all its assets stays under 60 KB compressed', () => {
   assert.ok(total <= 60 * 1024, `front page is ${total} bytes compressed`);
 });
 
+test('the page that explains a link leading nowhere loads nothing that draws a board', () => {
+  const html = readFileSync(new URL('message.html', WEB), 'utf8');
+  const entry = html.match(/<script type="module" src="\/([^"]+)"><\/script>/)[1];
+  assert.deepEqual(moduleGraph(entry).sort(), ['js/i18n.js', 'js/message.js', 'js/messages-en.js']);
+});
+
 // Each page names every module its entry imports, directly or not, as a
 // modulepreload: the browser then fetches them all at once instead of one
 // level of imports after the other. The list must follow the imports.
 test('every page preloads exactly the modules its entry imports', () => {
   const pages = ['index.html', 'game.html', 'invite.html', 'rules.html', 'which-rules.html',
-    'not-found.html', 'expired.html', 'error.html'];
+    'message.html'];
   for (const page of pages) {
     const html = readFileSync(new URL(page, WEB), 'utf8');
     const entry = html.match(/<script type="module" src="\/([^"]+)"><\/script>/);

@@ -25,6 +25,7 @@ export function rawState(over = {}) {
     legal_steps: OPENING_STEPS,
     can_end_turn: false,
     moves: [],
+    captures: [],
     last_turn: null,
     turns_since_capture: 0,
     players: { white: { joined: true, connected: true }, black: { joined: true, connected: true } },

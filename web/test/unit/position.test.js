@@ -1,8 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  START_POSITION, parsePosition, positionText, stoneAt, parseTurn, turnText, capturedBy,
-  applyStep, replay, countStones,
+  START_POSITION, parsePosition, positionText, stoneAt, turnPath, applyStep, replay, countStones,
 } from '../../js/position.js';
 
 test('the start position reads and writes back', () => {
@@ -39,38 +38,10 @@ test('malformed position text is refused', () => {
   }
 });
 
-test('turn notation reads origin, landings and kinds', () => {
-  assert.deepEqual(parseTurn('d3-e3A-e4W'), {
-    origin: 'd3',
-    landings: [{ to: 'e3', kind: 'approach' }, { to: 'e4', kind: 'withdrawal' }],
-  });
-  assert.deepEqual(parseTurn('e2-e3'), { origin: 'e2', landings: [{ to: 'e3', kind: 'paika' }] });
-  assert.equal(parseTurn('d3-e3A-e4'), null, 'a paika never follows a capture');
-  assert.equal(parseTurn('d3'), null);
-  assert.equal(parseTurn('j3-e3A'), null);
-  assert.equal(parseTurn('d3-e3X'), null);
-  assert.equal(turnText('d3', [{ to: 'e3', kind: 'approach' }, { to: 'e4', kind: 'withdrawal' }]), 'd3-e3A-e4W');
-});
-
-test('the opening captures take the lines the rules say', () => {
-  const { board } = parsePosition(START_POSITION);
-  assert.deepEqual(capturedBy(board, 'd3', 'e3', 'approach'), ['f3']);
-  assert.deepEqual(capturedBy(board, 'd3', 'e3', 'withdrawal'), ['c3']);
-  assert.deepEqual(capturedBy(board, 'e2', 'e3', 'approach'), ['e4', 'e5']);
-  assert.deepEqual(capturedBy(board, 'd2', 'e3', 'approach'), ['f4', 'g5']);
-  assert.deepEqual(capturedBy(board, 'f2', 'e3', 'approach'), ['d4', 'c5']);
-  assert.deepEqual(capturedBy(board, 'e2', 'e3', 'withdrawal'), [], 'e1 is white');
-  assert.deepEqual(capturedBy(board, 'e2', 'e3', 'paika'), []);
-});
-
-test('a capture stops at the first gap, own stone or edge', () => {
-  const { board } = parsePosition('........./........./...WBB.BB/........./......... w');
-  assert.deepEqual(capturedBy(board, 'd3', 'c3', 'withdrawal'), ['e3', 'f3']);
-  const edge = parsePosition('........./........./.W..BBBBB/........./......... w').board;
-  assert.deepEqual(capturedBy(edge, 'b3', 'c3', 'withdrawal'), []);
-  assert.deepEqual(capturedBy(edge, 'b3', 'c3', 'approach'), [], 'd3 is empty');
-  const own = parsePosition('........./........./..W.BBWBB/........./......... w').board;
-  assert.deepEqual(capturedBy(own, 'c3', 'd3', 'approach'), ['e3', 'f3']);
+test('a turn\'s path is read from its notation', () => {
+  assert.deepEqual(turnPath('d3-e3A-e4W'), ['d3', 'e3', 'e4']);
+  assert.deepEqual(turnPath('e2-e3'), ['e2', 'e3']);
+  for (const bad of ['d3', 'j3-e3A', 'd3-e3X', 'd3-', '', null]) assert.equal(turnPath(bad), null, String(bad));
 });
 
 test('applying a step moves the stone and removes the captures on a copy', () => {
@@ -82,22 +53,40 @@ test('applying a step moves the stone and removes the captures on a copy', () =>
   assert.equal(stoneAt(board, 'd3'), 'W', 'the original is untouched');
 });
 
-test('replaying turns gives every position with its path and captures', () => {
-  const plies = replay(START_POSITION, ['d3-e3A', 'f4-f3']);
+test('replaying moves each stone along its path and removes what the server says it took', () => {
+  const plies = replay(START_POSITION, ['d3-e3A', 'f4-f3'], [['f3'], []]);
   assert.equal(plies.length, 3);
   assert.equal(plies[1].turn, 'black');
   assert.deepEqual(plies[1].captured, ['f3']);
   assert.deepEqual(plies[1].path, ['d3', 'e3']);
+  assert.equal(stoneAt(plies[1].board, 'e3'), 'W');
+  assert.equal(stoneAt(plies[1].board, 'd3'), null);
+  assert.equal(stoneAt(plies[1].board, 'f3'), null);
   assert.equal(plies[1].quiet, 0);
   assert.equal(plies[2].quiet, 1);
   assert.equal(stoneAt(plies[2].board, 'f3'), 'B');
+  assert.equal(stoneAt(plies[2].board, 'f4'), null);
   assert.equal(plies[2].notation, 'f4-f3');
+  assert.equal(stoneAt(plies[0].board, 'f3'), 'B', 'the start is untouched');
 });
 
-test('replay stops at a turn that cannot be applied', () => {
-  assert.equal(replay(START_POSITION, ['e2-e3', 'a1-a2']).length, 2, 'e2-e3 is a capture, written as a paika it is kept');
-  assert.equal(replay(START_POSITION, ['a5-a4']).length, 1, 'not the side to move');
-  assert.equal(replay(START_POSITION, ['d3-e3W-e4A']).length, 1, 'e4 is occupied');
-  assert.equal(replay(START_POSITION, ['a1-b2A']).length, 1, 'b2 is occupied');
-  assert.equal(replay('nonsense', []).length, 0);
+test('a chain lands its stone on the last point and removes every stone the turn took', () => {
+  const start = '........./....B..../....WBB../........./......... w 0';
+  const [, after] = replay(start, ['e3-d3W-d4A'], [['f3', 'g3', 'e5']]);
+  assert.deepEqual(after.path, ['e3', 'd3', 'd4']);
+  assert.equal(stoneAt(after.board, 'd4'), 'W');
+  for (const sq of ['e3', 'd3', 'f3', 'g3', 'e5']) assert.equal(stoneAt(after.board, sq), null, sq);
+});
+
+test('replay takes the server\'s word for what a turn took', () => {
+  const [, after] = replay(START_POSITION, ['d3-e3A'], [['f3', 'g3']]);
+  assert.equal(stoneAt(after.board, 'g3'), null, 'no rule is checked: the listed points go');
+});
+
+test('replay stops at a turn it cannot read', () => {
+  assert.equal(replay(START_POSITION, ['d3-e3A', 'f4-f3'], [['f3']]).length, 2, 'nothing said about the second turn');
+  assert.equal(replay(START_POSITION, ['a5-a4'], [[]]).length, 1, 'not the side to move');
+  assert.equal(replay(START_POSITION, ['e3-e2'], [[]]).length, 1, 'no stone on the first point');
+  assert.equal(replay(START_POSITION, ['d3-e3X'], [['f3']]).length, 1, 'not notation');
+  assert.equal(replay('nonsense', [], []).length, 0);
 });

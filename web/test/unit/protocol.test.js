@@ -51,6 +51,7 @@ test('the state example of the API is read into the client shape', () => {
     steps: [{ from: 'e3', to: 'f3', kind: 'approach', captures: ['g3'] }],
     canEndTurn: true,
     moves: [],
+    captures: [],
     lastTurn: { notation: null, path: [], captured: [] },
     turnsSinceCapture: 0,
     players: { white: { joined: true, connected: true }, black: { joined: true, connected: false } },
@@ -83,6 +84,19 @@ test('the later fields of a state are read', () => {
   assert.equal(state.turnsSinceCapture, 41);
   const draw = readServerMessage(JSON.stringify(rawState({ result: { winner: null, reason: 'agreement' } })));
   assert.deepEqual(draw.state.result, { winner: null, reason: 'agreement' });
+});
+
+test('what each turn took is read as lists of points, and missing or malformed as null', () => {
+  const read = (over) => readServerMessage(JSON.stringify(rawState(over))).state.captures;
+  assert.deepEqual(read({ moves: ['d3-e3A', 'f4-f3', 'e2-e3A-d4W'], captures: ['f3', '', 'e4e5f2'] }),
+    [['f3'], [], ['e4', 'e5', 'f2']]);
+  const older = rawState({ moves: ['d3-e3A'] });
+  delete older.captures;
+  assert.equal(readServerMessage(JSON.stringify(older)).state.captures, null, 'an older server does not say');
+  assert.equal(read({ moves: ['d3-e3A'], captures: [] }), null, 'one list per turn');
+  assert.equal(read({ moves: ['d3-e3A'], captures: ['f'] }), null);
+  assert.equal(read({ moves: ['d3-e3A'], captures: ['z9'] }), null);
+  assert.equal(read({ moves: ['d3-e3A'], captures: [['f3']] }), null);
 });
 
 test('malformed steps and links are dropped rather than trusted', () => {

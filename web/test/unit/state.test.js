@@ -1,12 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  Mode, createState, stateFromPosition, receiveState, receiveError, tap, drop, endTurn, cancel,
+  Mode, createState, stateFromPosition, receiveState, receiveError, drop, endTurn, cancel,
   flip, browseBy, browseTo, movableStones, mustCapture, mode, boardView, bottomColor, canAct, sideOfTurn,
-  drawOfferNews, isMyTurn, waitingForFriend,
+  drawOfferNews, isMyTurn, waitingForFriend, hover, receiveWelcome, setLink, gameNotFound,
 } from '../../js/state.js';
+import { interpret, Input } from '../../js/input.js';
 import { stoneAt } from '../../js/position.js';
 import { gameState } from './fixtures.js';
+
+// A tap goes through the input machine, as on the page.
+const tap = (state, square) => interpret(state, { type: Input.Tap, square });
 
 function playing(role = 'white', over = {}) {
   return receiveState({ ...createState(), role }, gameState(over));
@@ -94,7 +98,7 @@ test('dragging a stone onto a target is the same as two taps', () => {
 test('the server state replaces the optimistic board', () => {
   const sent = tap(tap(playing(), 'e2').state, 'e3').state;
   const next = receiveState(sent, gameState({
-    position: AFTER_E2.replace(' w ', ' b '), side_to_move: 'black', legal_steps: [], moves: ['e2-e3A'],
+    position: AFTER_E2.replace(' w ', ' b '), side_to_move: 'black', legal_steps: [], moves: ['e2-e3A'], captures: ['e4e5'],
     last_turn: { notation: 'e2-e3A', path: ['e2', 'e3'], captured: ['e4', 'e5'] }, version: 2,
   }));
   assert.equal(next.pending, null);
@@ -143,7 +147,7 @@ test('an older state than the one shown is ignored', () => {
 
 test('the history can be browsed and the live game comes back', () => {
   let s = playing('black', {
-    position: AFTER_E2.replace(' w ', ' b '), side_to_move: 'black', moves: ['e2-e3A'],
+    position: AFTER_E2.replace(' w ', ' b '), side_to_move: 'black', moves: ['e2-e3A'], captures: ['e4e5'],
   });
   assert.equal(s.plies.length, 2);
   s = browseBy(s, -1);
@@ -154,6 +158,30 @@ test('the history can be browsed and the live game comes back', () => {
   assert.equal(browseBy(s, 1).browse, null, 'the last ply is the live game');
   assert.equal(browseTo(s, null).browse, null);
   assert.equal(browseTo(s, 99).browse, null);
+});
+
+test('browsing shows what the server said each turn took', () => {
+  let s = playing('black', {
+    position: AFTER_E2.replace(' w ', ' b '), side_to_move: 'black', moves: ['e2-e3A'], captures: ['e4e5'],
+  });
+  assert.deepEqual(s.plies[1].captured, ['e4', 'e5']);
+  s = browseTo(s, 1);
+  assert.equal(s.browse, null, 'the last ply is the live game');
+  const view = boardView(browseBy(s, 0));
+  assert.deepEqual(view.captured, []);
+});
+
+test('a state from an older server without captures still shows the live game', () => {
+  const raw = {
+    position: AFTER_E2.replace(' w ', ' b '), side_to_move: 'black', moves: ['e2-e3A'],
+    last_turn: { notation: 'e2-e3A', path: ['e2', 'e3'], captured: ['e4', 'e5'] },
+  };
+  const s = playing('black', { ...raw, captures: undefined });
+  assert.equal(s.plies.length, 1, 'no history to browse');
+  assert.equal(stoneAt(boardView(s).board, 'e3'), 'W');
+  assert.deepEqual(boardView(s).captured, ['e4', 'e5'], 'the last turn is still drawn');
+  assert.equal(browseBy(s, -1).browse, null);
+  assert.equal(receiveState(s, gameState({ ...raw, captures: undefined, version: 9 })).plies.length, 1);
 });
 
 test('a position alone draws without legal steps', () => {
@@ -173,7 +201,7 @@ test('each player sees their own colour at the bottom, spectators see White', ()
 
 test('a selected stone shows its targets and what each would take', () => {
   const s = tap(playing(), 'd3').state;
-  const view = boardView(s, 'e3');
+  const view = boardView(hover(s, 'e3'));
   assert.deepEqual(view.targets.get('e3'), [1, 1]);
   assert.deepEqual([...view.threatened].sort(), ['c3', 'f3']);
   assert.deepEqual([...view.preview].sort(), ['c3', 'f3']);
@@ -190,6 +218,7 @@ test('the history replays from the game\'s own start position', () => {
     side_to_move: 'black',
     legal_steps: [],
     moves: ['e2-e3A'],
+    captures: ['e4'],
     last_turn: { notation: 'e2-e3A', path: ['e2', 'e3'], captured: ['e4'] },
   });
   assert.equal(s.plies.length, 2);
@@ -237,11 +266,22 @@ test('while the friend has not joined nothing is anyone\'s turn and no stone can
   assert.equal(isMyTurn(white), false);
   assert.deepEqual(movableStones(white), []);
   assert.equal(tap(white, 'e2').state.selected, null);
-  assert.equal(boardView(white, 'e3').movable.length, 0);
+  assert.equal(boardView(hover(white, 'e3')).movable.length, 0);
   const spectator = receiveState({ ...createState(), role: 'spectator' }, alone);
   assert.equal(waitingForFriend(spectator), false, 'a spectator waits for nobody');
   const both = receiveState(white, gameState({ version: 2 }));
   assert.equal(waitingForFriend(both), false);
   assert.equal(isMyTurn(both), true);
   assert.ok(movableStones(both).length > 0);
+});
+
+test('the welcome, the connection and a missing game are transitions too', () => {
+  const welcomed = receiveWelcome(createState(), 'black', 'http://x/g/abc?seat=s');
+  assert.equal(welcomed.role, 'black');
+  assert.equal(welcomed.seatLink, 'http://x/g/abc?seat=s');
+  const down = setLink(playing(), 'reconnecting');
+  assert.equal(down.link, 'reconnecting');
+  assert.equal(setLink(down, 'reconnecting'), down);
+  assert.equal(canAct(down), false);
+  assert.equal(gameNotFound(createState()).notFound, true);
 });

@@ -16,6 +16,8 @@ use axum::{
 };
 use rust_embed::{EmbeddedFile, RustEmbed};
 
+use super::template::Message;
+
 /// The site's files, from `web/` at the repository root.
 #[derive(Debug, RustEmbed)]
 #[folder = "../../web/"]
@@ -31,7 +33,7 @@ const MIN_COMPRESSED_SIZE: usize = 256;
 /// the templates, which only their routes fill in and serve).
 pub(super) async fn static_file(uri: Uri, headers: HeaderMap) -> Response {
     if super::template::is_template(uri.path()) {
-        return page_with_status::<Web>("not-found.html", StatusCode::NOT_FOUND, &headers);
+        return page_with_status(Message::Missing, StatusCode::NOT_FOUND, &headers);
     }
     respond::<Web>(uri.path(), &headers)
 }
@@ -52,7 +54,7 @@ pub fn respond<E: RustEmbed>(path: &str, headers: &HeaderMap) -> Response {
             .flatten()
     });
     let Some(file) = file else {
-        return page_with_status::<E>("not-found.html", StatusCode::NOT_FOUND, headers);
+        return page_with_status(Message::Missing, StatusCode::NOT_FOUND, headers);
     };
     let (coding, body) = encode(&file, headers);
     let etag = etag(&file, coding);
@@ -70,23 +72,15 @@ pub fn respond<E: RustEmbed>(path: &str, headers: &HeaderMap) -> Response {
     response
 }
 
-/// Serves the page `name` with `status` and no caching: the pages that
-/// explain a link that leads nowhere, compressed as `headers` allow.
-/// Falls back to a line of text when the page is not embedded.
-pub(super) fn page_with_status<E: RustEmbed>(
-    name: &str,
-    status: StatusCode,
-    headers: &HeaderMap,
-) -> Response {
-    let Some(file) = E::get(name) else {
+/// Serves the page that explains `page` with `status` and no caching,
+/// compressed as `headers` allow. Falls back to a line of text when the
+/// template is not embedded.
+pub(super) fn page_with_status(page: Message, status: StatusCode, headers: &HeaderMap) -> Response {
+    let Some(html) = super::template::message_page(page) else {
         return (status, status.canonical_reason().unwrap_or("error")).into_response();
     };
-    let (coding, body) = encode(&file, headers);
-    let mut response = encoded_response(&file, coding, body);
+    let mut response = rendered_page(html, headers);
     *response.status_mut() = status;
-    let out = response.headers_mut();
-    out.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    out.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
     response
 }
 

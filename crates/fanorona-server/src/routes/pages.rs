@@ -11,7 +11,7 @@ use axum::{
 use axum_extra::extract::CookieJar;
 use serde::Deserialize;
 
-use super::{api, assets, template};
+use super::{api, assets, template, template::Message};
 use crate::{
     clock,
     error::AppError,
@@ -146,9 +146,9 @@ async fn carry_rematch_seat(
 /// A small page that explains an error in words, with a way on.
 fn message_page(error: &AppError, headers: &HeaderMap) -> Response {
     let (page, status) = match error {
-        AppError::GameNotFound => ("not-found.html", StatusCode::NOT_FOUND),
-        AppError::InvitationExpired => ("expired.html", StatusCode::GONE),
-        e => ("error.html", e.status()),
+        AppError::GameNotFound => (Message::Missing, StatusCode::NOT_FOUND),
+        AppError::InvitationExpired => (Message::Expired, StatusCode::GONE),
+        e => (Message::Failed, e.status()),
     };
-    assets::page_with_status::<assets::Web>(page, status, headers)
+    assets::page_with_status(page, status, headers)
 }

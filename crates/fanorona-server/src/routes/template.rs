@@ -1,5 +1,6 @@
-//! The pages made for each request: the game page and the invitation,
-//! filled in from their files in `web/` (`{{name}}` marks a value). Every
+//! The pages made for each request: the game page, the invitation and the
+//! page that explains a link leading nowhere, filled in from their files
+//! in `web/` (`{{name}}` marks a value). Every
 //! value is escaped for HTML here, the one place that writes request
 //! values into a page. No page is ever given an invitation token or a
 //! seat secret: the invitation page's script reads the token from its own
@@ -13,8 +14,9 @@ use super::assets::Web;
 use crate::ids::GameId;
 
 /// The files of `web/` that are templates: served only filled in, by
-/// their routes (`/g/{id}`), never as they are.
-pub const TEMPLATES: [&str; 2] = ["game.html", "invite.html"];
+/// their routes (`/g/{id}`, or any answer that explains an error), never
+/// as they are.
+pub const TEMPLATES: [&str; 3] = ["game.html", "invite.html", "message.html"];
 
 /// Whether the request path `path` names a template itself (`/game.html`
 /// or `/game`).
@@ -118,6 +120,49 @@ pub(super) fn invite_page(origin: &str, id: &GameId, seat: Color) -> Option<Stri
     )
 }
 
+/// What a message page explains: one template, `web/message.html`, for
+/// every link that leads nowhere.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Message {
+    /// No game or file at this address.
+    Missing,
+    /// Nobody joined the game in time: its links no longer work.
+    Expired,
+    /// The server could not answer just now.
+    Failed,
+}
+
+impl Message {
+    /// Every message page.
+    #[cfg(test)]
+    const ALL: [Message; 3] = [Message::Missing, Message::Expired, Message::Failed];
+
+    /// The first part of the page's catalog keys (`missing.h`...).
+    const fn key(self) -> &'static str {
+        match self {
+            Message::Missing => "missing",
+            Message::Expired => "expired",
+            Message::Failed => "failed",
+        }
+    }
+}
+
+/// The page that explains `kind`, its text from the page's catalog.
+pub(super) fn message_page(kind: Message) -> Option<String> {
+    let key = kind.key();
+    let text = |part: &str| message(&format!("{key}.{part}")).to_owned();
+    let (title, heading, body) = (text("doctitle"), text("h"), text("p"));
+    render(
+        "message.html",
+        &[
+            ("kind", key),
+            ("title", &title),
+            ("heading", &heading),
+            ("text", &body),
+        ],
+    )
+}
+
 /// The English text of message `key` from the page's own catalog
 /// (`web/js/messages-en.js`), so the server writes what the page's script
 /// would; the key itself when it is missing (a test checks none is).
@@ -195,5 +240,26 @@ mod tests {
             );
             assert!(!page.contains(">invite."), "a message is missing in {page}");
         }
+    }
+
+    #[test]
+    fn every_message_page_is_filled_from_the_catalog_and_draws_no_board() {
+        let mut titles = Vec::new();
+        for kind in Message::ALL {
+            let page = message_page(kind).expect("the message page");
+            let key = kind.key();
+            assert!(!page.contains("{{"), "a mark is left in {page}");
+            for part in ["doctitle", "h", "p"] {
+                let name = format!("{key}.{part}");
+                assert_ne!(message(&name), name, "{name} is not in the catalog");
+                let marked = format!("data-i18n=\"{name}\">{}<", message(&name));
+                assert!(page.contains(&marked), "{marked} not in {page}");
+            }
+            assert!(page.contains("src=\"/js/message.js\""), "{page}");
+            assert!(!page.contains("render.js") && !page.contains("diagram.js"));
+            titles.push(message(&format!("{key}.doctitle")).to_owned());
+        }
+        titles.dedup();
+        assert_eq!(titles.len(), 3);
     }
 }

@@ -2,8 +2,8 @@
 //!
 //! A [`StateEncoder`] lives as long as its game's task and keeps what does
 //! not change from one state to the next: the start position's text, and
-//! the `moves` list already encoded as JSON, to which each completed turn
-//! is appended once.
+//! the `moves` and `captures` lists already encoded as JSON, to which each
+//! completed turn is appended once.
 
 use fanorona::{ByColor, Color, Position, Square};
 use serde::{Serialize, Serializer};
@@ -109,7 +109,7 @@ struct ResultView {
 }
 
 /// The fields before `legal_steps`, in their wire order (then come
-/// `legal_steps`, `can_end_turn` and `moves`, written by hand).
+/// `legal_steps`, `can_end_turn`, `moves` and `captures`, written by hand).
 #[derive(Serialize)]
 struct Head<'a> {
     #[serde(rename = "type")]
@@ -124,7 +124,7 @@ struct Head<'a> {
     turn: Option<TurnView<'a>>,
 }
 
-/// The fields after `moves`, in their wire order.
+/// The fields after `captures`, in their wire order.
 #[derive(Serialize)]
 struct Tail<'a> {
     last_turn: Option<LastTurnView<'a>>,
@@ -147,6 +147,9 @@ pub struct StateEncoder {
     start: Option<(Position, Box<RawValue>)>,
     /// The completed turns encoded so far, as JSON strings joined by commas.
     moves: String,
+    /// What each of those turns took, as JSON strings of point names
+    /// (`"f3g3"`) joined by commas.
+    captures: String,
     /// How many turns `moves` holds.
     encoded: usize,
     /// The length of the last message, to size the next one's buffer.
@@ -177,6 +180,8 @@ impl StateEncoder {
             out.extend_from_slice(if can_end_turn { b"true" } else { b"false" });
             out.extend_from_slice(b",\"moves\":[");
             out.extend_from_slice(self.moves.as_bytes());
+            out.extend_from_slice(b"],\"captures\":[");
+            out.extend_from_slice(self.captures.as_bytes());
             out.extend_from_slice(b"],");
             let at = out.len();
             serde_json::to_writer(&mut out, &tail(game, live))?;
@@ -205,6 +210,14 @@ impl StateEncoder {
             }
             let quoted = serde_json::to_string(turn).unwrap_or_else(|_| String::from("\"\""));
             self.moves.push_str(&quoted);
+        }
+        for taken in game.captures.iter().skip(self.encoded) {
+            if !self.captures.is_empty() {
+                self.captures.push(',');
+            }
+            self.captures.push('"');
+            self.captures.extend(taken.iter().map(|&sq| name(sq)));
+            self.captures.push('"');
         }
         self.encoded = game.moves.len();
     }
@@ -375,10 +388,21 @@ mod tests {
             assert_eq!(kept, encode_state(&game, live));
             let value: serde_json::Value = serde_json::from_str(&kept).unwrap_or_default();
             assert_eq!(value["moves"], serde_json::json!(game.moves));
+            let captures: Vec<String> = game
+                .captures
+                .iter()
+                .map(|taken| taken.iter().map(|&sq| name(sq)).collect())
+                .collect();
+            assert_eq!(value["captures"], serde_json::json!(captures));
             assert_eq!(value["start_position"], Position::start().to_string());
-            let order = ["\"can_end_turn\":", "\"moves\":[", "\"last_turn\":"];
+            let order = [
+                "\"can_end_turn\":",
+                "\"moves\":[",
+                "],\"captures\":[",
+                "\"last_turn\":",
+            ];
             let at: Vec<_> = order.iter().filter_map(|k| kept.find(k)).collect();
-            assert!(at.len() == 3 && at[0] < at[1] && at[1] < at[2]);
+            assert!(at.len() == 4 && at.windows(2).all(|w| w[0] < w[1]));
             let steps = game.position.legal_steps();
             let by = game.position.turn();
             let intent = match steps.get(n * 7 % steps.len().max(1)) {
@@ -400,5 +424,6 @@ mod tests {
             }
         }
         assert!(game.moves.len() > 5);
+        assert!(game.captures.iter().any(|taken| taken.len() > 1));
     }
 }
