@@ -236,7 +236,6 @@ export const en = Object.freeze({
   'error.bad_json': 'The server could not read that message.',
   'error.unknown_type': 'The server could not read that message.',
   'error.bad_message': 'The server could not read that message.',
-  'error.unsupported_media_type': 'The server could not read that message.',
   'error.not_a_player': 'You are watching this game, so you cannot play in it.',
   'error.wrong_secret': 'This link does not hold a seat in this game.',
   'error.wrong_invite': 'This invitation is not for this game.',
