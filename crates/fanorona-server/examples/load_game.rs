@@ -43,7 +43,11 @@ fn row(id: &GameId) -> GameRow {
 }
 
 fn action(n: u64) -> Action {
-    let by = if n % 2 == 0 { Color::White } else { Color::Black };
+    let by = if n % 2 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
     let intent = match n % 3 {
         0 => Intent::EndTurn,
         _ => Intent::Step {

@@ -24,7 +24,11 @@ where
     Fut: std::future::Future<Output = ()>,
 {
     let dir = tempfile::tempdir().unwrap();
-    story(format!("sqlite://{}", dir.path().join("store.db").display())).await;
+    story(format!(
+        "sqlite://{}",
+        dir.path().join("store.db").display()
+    ))
+    .await;
     if let Ok(url) = std::env::var(OTHER_BACKEND) {
         story(url).await;
     }
@@ -68,9 +72,7 @@ async fn a_game_is_created_joined_played_and_rematched() {
 
 /// The story's writes, each checked as it returns; gives the game's id,
 /// its rematch's id, its actions and the rematch's row.
-async fn create_join_play_rematch(
-    store: Arc<dyn Store>,
-) -> (GameId, GameId, Vec<Action>, GameRow) {
+async fn create_join_play_rematch(store: Arc<dyn Store>) -> (GameId, GameId, Vec<Action>, GameRow) {
     let (id, white, black) = (
         GameId::random().unwrap(),
         Secret::random().unwrap(),
@@ -218,7 +220,10 @@ async fn sweep(url: &str, store: Arc<dyn Store>) {
 async fn a_database_made_by_the_first_release_opens_and_keeps_working() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("first-release.db");
-    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/first-release.db");
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/first-release.db"
+    );
     std::fs::copy(fixture, &file).unwrap();
     let url = format!("sqlite://{}", file.display());
     let store = store::open(&url).await.unwrap();

@@ -355,7 +355,10 @@ mod tests {
         let path = |url| SqliteStore::path_of(url).map_err(|e| e.to_string());
         assert_eq!(path("sqlite://games.db"), Ok(PathBuf::from("games.db")));
         assert_eq!(path("sqlite:games.db"), Ok(PathBuf::from("games.db")));
-        assert_eq!(path("sqlite:///srv/a%20b.db"), Ok(PathBuf::from("/srv/a b.db")));
+        assert_eq!(
+            path("sqlite:///srv/a%20b.db"),
+            Ok(PathBuf::from("/srv/a b.db"))
+        );
         assert!(matches!(
             SqliteStore::path_of("postgres://host/db"),
             Err(StoreError::UnknownScheme(s)) if s == "postgres"

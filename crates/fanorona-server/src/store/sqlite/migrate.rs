@@ -73,7 +73,9 @@ pub(super) fn run(conn: &mut Connection, migrations: &[Migration]) -> Result<(),
     }
     let applied = conn
         .prepare("SELECT version, checksum FROM _sqlx_migrations ORDER BY version")?
-        .query_map([], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, Vec<u8>>(1)?)))?
+        .query_map([], |row| {
+            Ok((row.get::<_, i64>(0)?, row.get::<_, Vec<u8>>(1)?))
+        })?
         .collect::<Result<Vec<_>, _>>()?;
     for (version, sum) in &applied {
         match migrations.iter().find(|m| m.version == *version) {
@@ -92,7 +94,10 @@ pub(super) fn run(conn: &mut Connection, migrations: &[Migration]) -> Result<(),
         }
     }
     for migration in migrations {
-        if !applied.iter().any(|(version, _)| *version == migration.version) {
+        if !applied
+            .iter()
+            .any(|(version, _)| *version == migration.version)
+        {
             apply(conn, migration)?;
         }
     }
@@ -115,7 +120,11 @@ fn apply(conn: &mut Connection, migration: &Migration) -> Result<(), StoreError>
         ],
     )?;
     tx.commit()?;
-    tracing::info!(migration.version, migration.description, "database migrated");
+    tracing::info!(
+        migration.version,
+        migration.description,
+        "database migrated"
+    );
     Ok(())
 }
 
@@ -135,11 +144,15 @@ mod tests {
         for (file, migration) in files.iter().zip(MIGRATIONS) {
             let name = file.to_str().expect("a UTF-8 name");
             let (number, rest) = name.split_once('_').expect("NUMBER_NAME.sql");
-            assert_eq!(number.parse::<i64>().ok(), Some(migration.version), "{name}");
+            assert_eq!(
+                number.parse::<i64>().ok(),
+                Some(migration.version),
+                "{name}"
+            );
             let description = rest.trim_end_matches(".sql").replace('_', " ");
             assert_eq!(description, migration.description, "{name}");
-            let sql = std::fs::read_to_string(std::path::Path::new(dir).join(file))
-                .expect("readable");
+            let sql =
+                std::fs::read_to_string(std::path::Path::new(dir).join(file)).expect("readable");
             assert_eq!(sql, migration.sql, "{name}");
         }
     }
