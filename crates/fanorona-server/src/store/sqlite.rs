@@ -3,9 +3,10 @@
 //! ([`configure`]), one error mapping.
 //!
 //! Every write goes through the one writing connection of [`writer`], on
-//! its own thread, which commits them in batches (that halved the cost of
-//! a step: 7,858 → 16,026 steps/s, docs/PERF.md). Reads take one of a few
-//! read-only connections (an r2d2 pool) on a blocking thread of tokio.
+//! its own thread, which commits them in batches (that doubled closed-loop
+//! throughput over the async driver: 7,858 → 16,026 steps/s, docs/PERF.md).
+//! Reads take one of a few read-only connections (an r2d2 pool) on a
+//! blocking thread of tokio.
 //!
 //! Reads went the same way as writes because it measured faster than the
 //! async driver's pool it replaces (sqlx, 4 connections): with
@@ -276,6 +277,7 @@ fn read_game(conn: &mut Connection, id: &GameId) -> Result<StoredGame, StoreErro
         }
     }
     tx.commit()?;
+    tracing::trace!(%id, actions = actions.len(), "game loaded");
     Ok(StoredGame { row, actions })
 }
 

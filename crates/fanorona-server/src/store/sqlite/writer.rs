@@ -122,6 +122,7 @@ fn run(mut conn: Connection, mut rx: mpsc::Receiver<Job>) {
 fn commit(conn: &mut Connection, jobs: &mut Vec<Job>) {
     let error = match transaction(conn, jobs) {
         Ok(results) => {
+            tracing::trace!(writes = jobs.len(), "batch committed");
             for (job, result) in jobs.drain(..).zip(results) {
                 let _ = job.reply.send(result);
             }
