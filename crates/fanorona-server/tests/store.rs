@@ -1,12 +1,38 @@
-//! One story over the `Store` trait, on a temporary SQLite file.
+//! One story over the `Store` trait, run against every backend at hand: a
+//! temporary SQLite file always, and the database named by
+//! `FANORONA_TEST_DATABASE_URL` when it is set. Each function here takes
+//! only a URL and speaks only through [`store::open`] and the trait.
 #![allow(clippy::unwrap_used)]
+
+use std::sync::Arc;
 
 use fanorona::{ByColor, Color, Position, Square, StepKind};
 use fanorona_server::{
     game::{Action, Intent},
     ids::{GameId, Secret},
-    store::{self, GameRow, StoreError},
+    store::{self, GameRow, Store, StoreError},
 };
+
+/// A second backend's URL, when one is set up.
+const OTHER_BACKEND: &str = "FANORONA_TEST_DATABASE_URL";
+
+/// Runs `story` against a new SQLite file, then against the database of
+/// [`OTHER_BACKEND`] when it is set.
+async fn on_every_backend<F, Fut>(story: F)
+where
+    F: Fn(String) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let dir = tempfile::tempdir().unwrap();
+    story(format!(
+        "sqlite://{}",
+        dir.path().join("store.db").display()
+    ))
+    .await;
+    if let Ok(url) = std::env::var(OTHER_BACKEND) {
+        story(url).await;
+    }
+}
 
 fn row(id: &GameId, white: &Secret) -> GameRow {
     GameRow {
@@ -26,9 +52,27 @@ fn row(id: &GameId, white: &Secret) -> GameRow {
 
 #[tokio::test]
 async fn a_game_is_created_joined_played_and_rematched() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("store.db").display());
-    let store = store::open(&url).await.unwrap();
+    on_every_backend(|url| async move {
+        let store = store::open(&url).await.unwrap();
+        let (id, next_id, actions, next) = create_join_play_rematch(store.clone()).await;
+        // A second store on the same database sees everything committed.
+        drop(store);
+        let store = store::open(&url).await.unwrap();
+        let loaded = store.load_game(&id).await.unwrap();
+        assert_eq!(loaded.row.next_game.as_ref(), Some(&next_id));
+        assert_eq!(loaded.actions, actions);
+        let rematch = store.load_game(&next_id).await.unwrap();
+        assert_eq!(rematch.row, next);
+        assert!(rematch.actions.is_empty());
+        let missing = store.load_game(&GameId::random().unwrap()).await;
+        assert!(matches!(missing, Err(StoreError::NotFound)));
+    })
+    .await;
+}
+
+/// The story's writes, each checked as it returns; gives the game's id,
+/// its rematch's id, its actions and the rematch's row.
+async fn create_join_play_rematch(store: Arc<dyn Store>) -> (GameId, GameId, Vec<Action>, GameRow) {
     let (id, white, black) = (
         GameId::random().unwrap(),
         Secret::random().unwrap(),
@@ -49,6 +93,10 @@ async fn a_game_is_created_joined_played_and_rematched() {
         .claim_seat(&id, Color::Black, &Secret::random().unwrap().hash())
         .await;
     assert!(matches!(taken, Err(StoreError::Conflict)));
+    assert_eq!(
+        store.load_game(&id).await.unwrap().row.seats.black,
+        Some(black.hash())
+    );
 
     let step = Action {
         by: Color::White,
@@ -85,22 +133,22 @@ async fn a_game_is_created_joined_played_and_rematched() {
         .append_rematch(&id, 3, &ask(Color::Black), &next)
         .await
         .unwrap();
-
-    // A second store on the same file sees everything committed.
-    drop(store);
-    let store = store::open(&url).await.unwrap();
-    let loaded = store.load_game(&id).await.unwrap();
-    assert_eq!(loaded.row.seats.black, Some(black.hash()));
-    assert_eq!(loaded.row.next_game.as_ref(), Some(&next_id));
-    assert_eq!(
-        loaded.actions,
-        [step, resign, ask(Color::White), ask(Color::Black)]
-    );
-    let rematch = store.load_game(&next_id).await.unwrap();
-    assert_eq!(rematch.row, next);
-    assert!(rematch.actions.is_empty());
-    let missing = store.load_game(&GameId::random().unwrap()).await;
-    assert!(matches!(missing, Err(StoreError::NotFound)));
+    // A second rematch of the same game is refused whole: neither its
+    // action nor its game is stored.
+    let mut again = row(&GameId::random().unwrap(), &black);
+    again.rematch_of = Some(id.clone());
+    assert!(matches!(
+        store
+            .append_rematch(&id, 4, &ask(Color::Black), &again)
+            .await,
+        Err(StoreError::Conflict)
+    ));
+    assert!(matches!(
+        store.load_game(&again.id).await,
+        Err(StoreError::NotFound)
+    ));
+    let actions = vec![step, resign, ask(Color::White), ask(Color::Black)];
+    (id, next_id, actions, next)
 }
 
 #[tokio::test]
@@ -108,13 +156,23 @@ async fn an_unknown_database_scheme_is_a_clear_error() {
     let error = store::open("mysql://localhost/games").await.err().unwrap();
     assert!(matches!(error, StoreError::UnknownScheme(ref s) if s == "mysql"));
     assert!(error.to_string().contains("sqlite://"));
+    let error = store::backup_to("mysql://localhost/games", "copy.db".into())
+        .await
+        .err()
+        .unwrap();
+    assert!(matches!(error, StoreError::UnknownScheme(ref s) if s == "mysql"));
 }
 
 #[tokio::test]
 async fn the_sweep_deletes_only_invitations_nobody_accepted_in_30_days() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("store.db").display());
-    let store = store::open(&url).await.unwrap();
+    on_every_backend(|url| async move {
+        let store = store::open(&url).await.unwrap();
+        sweep(&url, store).await;
+    })
+    .await;
+}
+
+async fn sweep(url: &str, store: Arc<dyn Store>) {
     let now = fanorona_server::clock::unix_seconds();
     let day = 86_400;
     let mut games = Vec::new();
@@ -144,7 +202,7 @@ async fn the_sweep_deletes_only_invitations_nobody_accepted_in_30_days() {
     }
     let addr = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
     let state = fanorona_server::AppState::new(
-        fanorona_server::Config::with_defaults(addr, &url),
+        fanorona_server::Config::with_defaults(addr, url),
         store.clone(),
     );
     assert_eq!(state.sweep().await.unwrap(), 1);
@@ -153,4 +211,59 @@ async fn the_sweep_deletes_only_invitations_nobody_accepted_in_30_days() {
         assert_eq!(found.is_ok(), kept, "{id}");
     }
     assert_eq!(state.sweep().await.unwrap(), 0, "nothing more to delete");
+}
+
+/// A database file made by the first release (sqlx's migrator, its
+/// `_sqlx_migrations` row) opens, keeps its games and takes new actions,
+/// and is not migrated again.
+#[tokio::test]
+async fn a_database_made_by_the_first_release_opens_and_keeps_working() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("first-release.db");
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/first-release.db"
+    );
+    std::fs::copy(fixture, &file).unwrap();
+    let url = format!("sqlite://{}", file.display());
+    let store = store::open(&url).await.unwrap();
+    let id: GameId = "FirstRe1ea".parse().unwrap();
+    let game = store.load_game(&id).await.unwrap();
+    let by = Color::White;
+    let step = Intent::Step {
+        from: Square::D3,
+        to: Square::E3,
+        kind: StepKind::Approach,
+    };
+    assert_eq!(
+        game.actions,
+        [
+            Action { by, intent: step },
+            Action {
+                by,
+                intent: Intent::EndTurn
+            }
+        ]
+    );
+    assert_eq!(game.row.created_at, 1_764_000_000);
+    let waiting = store.load_game(&"FirstRe1eb".parse().unwrap()).await;
+    assert_eq!(waiting.unwrap().row.seats.black, None);
+    let resign = Action {
+        by: Color::Black,
+        intent: Intent::Resign,
+    };
+    store.append_action(&id, 2, &resign).await.unwrap();
+    drop(store);
+    let store = store::open(&url).await.unwrap();
+    assert_eq!(store.load_game(&id).await.unwrap().actions.len(), 3);
+    drop(store);
+    let conn = rusqlite::Connection::open(&file).unwrap();
+    let migrations: Vec<(i64, bool)> = conn
+        .prepare("SELECT version, success FROM _sqlx_migrations")
+        .unwrap()
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(migrations, [(1, true)]);
 }

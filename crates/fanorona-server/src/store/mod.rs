@@ -1,6 +1,9 @@
 //! Storage behind a small trait: a game is its row plus its ordered actions.
 //!
-//! The backend is chosen from the database URL's scheme by [`open`].
+//! The backend is chosen from the database URL's scheme by [`open`]; the
+//! hub sees only [`Store`], which speaks in the server's own types, so a
+//! backend comes and goes without touching it. One module per backend:
+//! [`sqlite`](SqliteStore) today.
 
 mod sqlite;
 
@@ -75,7 +78,16 @@ pub enum StoreError {
     Other(Box<dyn std::error::Error + Send + Sync>),
 }
 
-/// The storage of games. Every method commits before it returns `Ok`.
+/// The storage of games.
+///
+/// What every backend promises:
+/// - every method commits before it returns `Ok`: what it wrote survives a
+///   crash of the process a moment later, and every later call sees it;
+/// - a refused write (`Err`) changed nothing;
+/// - [`StoreError::Conflict`] comes from the database itself (a unique key,
+///   a conditional update), never from memory of this process, so it holds
+///   when several server processes share one database;
+/// - arguments and results are the server's types only, never a driver's.
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
     /// Stores a new game.
@@ -114,12 +126,13 @@ pub trait Store: Send + Sync + 'static {
     async fn delete_expired_invitations(&self, created_before: i64) -> Result<u64, StoreError>;
 }
 
-/// Opens the store named by `url`: `sqlite://path` (created and migrated
-/// when absent).
+/// Opens the store named by `url`, the backend chosen by its scheme:
+/// `sqlite://path` (created and migrated when absent).
 ///
 /// # Errors
 ///
-/// An unknown scheme, or the backend's error.
+/// [`StoreError::UnknownScheme`] for any other scheme, or the backend's
+/// error.
 pub async fn open(url: &str) -> Result<Arc<dyn Store>, StoreError> {
     let scheme = url.split(':').next().unwrap_or_default();
     match scheme {

@@ -10,8 +10,9 @@ use std::{
     time::{Duration, Instant},
 };
 
-use rusqlite::{Connection, ErrorCode, OpenFlags};
+use rusqlite::{Connection, ErrorCode};
 
+use super::{connect, Access};
 use crate::store::StoreError;
 
 /// How long the check at start may take before it is cut short. The check
@@ -20,9 +21,6 @@ use crate::store::StoreError;
 /// machine), so only files of gigabytes reach it, and then the server
 /// starts anyway, with a warning, rather than keep visitors waiting.
 pub const CHECK_LIMIT: Duration = Duration::from_secs(5);
-
-/// How long the copy waits for the writer's lock (during a checkpoint).
-const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The outcome of [`check`] on a file that is not damaged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,12 +89,7 @@ fn with_limit<T>(conn: &Connection, limit: Duration, work: impl FnOnce() -> T) -
 }
 
 fn read_only(path: &Path) -> Result<Connection, StoreError> {
-    let conn = Connection::open_with_flags(
-        path,
-        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )?;
-    conn.busy_timeout(BUSY_TIMEOUT)?;
-    Ok(conn)
+    connect(path, Access::Read)
 }
 
 /// What [`backup`] made.

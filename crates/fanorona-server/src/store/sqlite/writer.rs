@@ -5,15 +5,15 @@
 //! batches replaces many that wait for each other's lock, and one `fsync`
 //! serves a whole batch.
 //!
-//! The connection lives on its own thread and is used synchronously
-//! (rusqlite, over the same SQLite library as the reading pool): a batch
-//! costs one wake-up of that thread and one answer per caller, where an
-//! async driver would hand every statement to its worker thread and back.
+//! The connection lives on its own thread and is used synchronously: a
+//! batch costs one wake-up of that thread and one answer per caller, where
+//! an async driver would hand every statement to its worker thread and
+//! back.
 
-use std::{path::Path, thread, time::Duration};
+use std::thread;
 
 use fanorona::Color;
-use rusqlite::{ffi, params, Connection, ErrorCode, OpenFlags, Transaction};
+use rusqlite::{params, Connection, Transaction};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::{
@@ -27,10 +27,6 @@ const BATCH: usize = 256;
 
 /// How many writes may wait for the writer before callers wait to queue.
 const QUEUE: usize = 4096;
-
-/// How long a write waits for a lock held by another connection (a
-/// checkpoint, or another process reading the file) before failing.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// One write of the store.
 #[derive(Debug)]
@@ -76,43 +72,11 @@ fn stopped() -> StoreError {
     StoreError::Other("the database writer has stopped".into())
 }
 
-impl From<rusqlite::Error> for StoreError {
-    fn from(e: rusqlite::Error) -> StoreError {
-        match &e {
-            rusqlite::Error::SqliteFailure(failure, _)
-                if failure.code == ErrorCode::ConstraintViolation
-                    && matches!(
-                        failure.extended_code,
-                        ffi::SQLITE_CONSTRAINT_PRIMARYKEY | ffi::SQLITE_CONSTRAINT_UNIQUE
-                    ) =>
-            {
-                StoreError::Conflict
-            }
-            _ => StoreError::Other(Box::new(e)),
-        }
-    }
-}
-
 impl Writer {
-    /// Opens the writing connection on the database file at `path` (which
-    /// exists and is migrated) and starts its thread, which ends when the
-    /// last handle is dropped.
-    pub(super) fn start(path: &Path) -> Result<Writer, StoreError> {
-        let conn = Connection::open_with_flags(
-            path,
-            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )?;
-        conn.busy_timeout(BUSY_TIMEOUT)?;
-        // WAL is a property of the file, set when it was created; these
-        // two belong to the connection.
-        conn.pragma_update(None, "synchronous", "FULL")?;
-        conn.pragma_update(None, "foreign_keys", "ON")?;
-        let mode: String = conn.pragma_query_value(None, "journal_mode", |row| row.get(0))?;
-        if !mode.eq_ignore_ascii_case("wal") {
-            return Err(corrupt(format!(
-                "the database is in {mode} mode, expected wal"
-            )));
-        }
+    /// Starts the thread of `conn`, a writing connection on a migrated
+    /// database (see [`super::connect`]), which ends when the last handle
+    /// is dropped.
+    pub(super) fn start(conn: Connection) -> Result<Writer, StoreError> {
         let (tx, rx) = mpsc::channel(QUEUE);
         thread::Builder::new()
             .name("db-writer".into())
@@ -158,6 +122,7 @@ fn run(mut conn: Connection, mut rx: mpsc::Receiver<Job>) {
 fn commit(conn: &mut Connection, jobs: &mut Vec<Job>) {
     let error = match transaction(conn, jobs) {
         Ok(results) => {
+            tracing::trace!(writes = jobs.len(), "batch committed");
             for (job, result) in jobs.drain(..).zip(results) {
                 let _ = job.reply.send(result);
             }

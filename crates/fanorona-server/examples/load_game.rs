@@ -1,0 +1,115 @@
+//! Times the store's read path: `load_game` of one game with many actions,
+//! one call after the other, and of many short games from 64 tasks at once
+//! (as when a server restarts and every player reconnects).
+//!
+//! ```sh
+//! cargo run --release -p fanorona-server --example load_game
+//! ```
+#![allow(clippy::unwrap_used)]
+
+use std::{sync::Arc, time::Instant};
+
+use fanorona::{ByColor, Color, Position, Square, StepKind};
+use fanorona_server::{
+    game::{Action, Intent},
+    ids::{GameId, Secret},
+    store::{self, GameRow, Store},
+};
+
+/// Actions in the long game.
+const LONG: u64 = 1_000;
+/// Short games, and their actions.
+const GAMES: usize = 500;
+const SHORT: u64 = 40;
+/// Loads of the long game per round; loads of short games per round.
+const LONG_LOADS: u32 = 300;
+const TASKS: usize = 64;
+const SHORT_LOADS: usize = 20_032;
+
+fn row(id: &GameId) -> GameRow {
+    GameRow {
+        id: id.clone(),
+        created_at: 1_700_000_000,
+        start_position: Position::start().to_string(),
+        creator: Color::White,
+        seats: ByColor {
+            white: Some(Secret::random().unwrap().hash()),
+            black: Some(Secret::random().unwrap().hash()),
+        },
+        invite: Secret::random().unwrap().hash(),
+        rematch_of: None,
+        next_game: None,
+    }
+}
+
+fn action(n: u64) -> Action {
+    let by = if n % 2 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let intent = match n % 3 {
+        0 => Intent::EndTurn,
+        _ => Intent::Step {
+            from: Square::D3,
+            to: Square::E3,
+            kind: StepKind::Approach,
+        },
+    };
+    Action { by, intent }
+}
+
+/// A game of `actions` actions, written concurrently (one batch).
+async fn game(store: &Arc<dyn Store>, actions: u64) -> GameId {
+    let id = GameId::random().unwrap();
+    store.create_game(&row(&id)).await.unwrap();
+    let writes = (0..actions).map(|n| {
+        let (store, id) = (store.clone(), id.clone());
+        tokio::spawn(async move { store.append_action(&id, n, &action(n)).await })
+    });
+    for write in writes.collect::<Vec<_>>() {
+        write.await.unwrap().unwrap();
+    }
+    id
+}
+
+#[tokio::main]
+async fn main() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("games.db").display());
+    let store = store::open(&url).await.unwrap();
+    let long = game(&store, LONG).await;
+    let mut short = Vec::with_capacity(GAMES);
+    for _ in 0..GAMES {
+        short.push(game(&store, SHORT).await);
+    }
+    let short = Arc::new(short);
+    for round in 1..=5 {
+        let started = Instant::now();
+        for _ in 0..LONG_LOADS {
+            let loaded = store.load_game(&long).await.unwrap();
+            assert_eq!(loaded.actions.len() as u64, LONG);
+        }
+        let per_load = started.elapsed() / LONG_LOADS;
+
+        let started = Instant::now();
+        let tasks = (0..TASKS).map(|task| {
+            let (store, short) = (store.clone(), short.clone());
+            tokio::spawn(async move {
+                for i in 0..SHORT_LOADS / TASKS {
+                    let id = &short[(task * 131 + i * 7) % short.len()];
+                    let loaded = store.load_game(id).await.unwrap();
+                    assert_eq!(loaded.actions.len() as u64, SHORT);
+                }
+            })
+        });
+        for task in tasks.collect::<Vec<_>>() {
+            task.await.unwrap();
+        }
+        let per_second = SHORT_LOADS as f64 / started.elapsed().as_secs_f64();
+        println!(
+            "round {round}: a game of {LONG} actions {per_load:.1?} per load; \
+             {TASKS} tasks, games of {SHORT} actions: {per_second:.0} loads/s"
+        );
+    }
+}
