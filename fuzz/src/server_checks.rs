@@ -11,7 +11,7 @@ use fanorona::{ByColor, Color, Position, Setup};
 use fanorona_server::{
     game::Game,
     ids::GameId,
-    ws::protocol::{apply_message, encode_state, Live},
+    protocol::{apply_message, encode_state, Live},
 };
 
 /// The start positions the first byte chooses from: the start, a few

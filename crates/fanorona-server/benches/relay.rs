@@ -14,7 +14,7 @@ use fanorona::{ByColor, Position};
 use fanorona_server::{
     game::{Action, Game, Intent},
     ids::GameId,
-    ws::protocol::{encode_state, parse_intent, Live, StateEncoder},
+    protocol::{encode_state, parse_intent, Live, StateEncoder},
 };
 
 /// The game after `plies` steps, each the `(7 * n) % count`-th legal step,

@@ -6,7 +6,7 @@ use fanorona::{ByColor, Color, EndReason, PlayError, Position, Square, Step, Ste
 
 use crate::ids::GameId;
 
-/// What a player asks for. The wire form is in `ws::protocol`.
+/// What a player asks for. The wire form is in `protocol`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Intent {
     /// Move the stone on `from` to `to`, capturing as `kind` says.

@@ -10,6 +10,7 @@ pub mod game;
 pub mod hub;
 pub mod ids;
 pub mod limits;
+pub mod protocol;
 pub mod routes;
 pub mod seat;
 pub mod state;

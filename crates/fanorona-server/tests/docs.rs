@@ -8,7 +8,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::{doc_blocks, start, Ws};
-use fanorona_server::ws::protocol::INTENT_TYPES;
+use fanorona_server::protocol::INTENT_TYPES;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 

@@ -27,8 +27,8 @@ use crate::{
     game::Intent,
     ids::{GameId, Secret},
     limits::{Held, PerClient},
+    protocol::Role,
     store::{GameRow, Store, StoreError},
-    ws::protocol::Role,
 };
 
 /// The last published state of a game.

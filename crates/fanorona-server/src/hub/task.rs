@@ -15,8 +15,8 @@ use crate::{
     error::AppError,
     game::{Action, Game, GameError, Intent, Plan},
     ids::{GameId, Secret},
+    protocol::{Live, PlayerView, Role, StateEncoder},
     store::{GameRow, StoreError, StoredGame},
-    ws::protocol::{Live, PlayerView, Role, StateEncoder},
 };
 
 /// How many commands may wait for a game's task: one block of tokio's

@@ -15,9 +15,9 @@ use crate::{
     hub::{First, Hub, Joined, Sender},
     ids::{GameId, JoinKey, Secret},
     limits::{ClientAddr, MAX_BODY},
+    protocol::{parse_intent, ProtocolError},
     seat,
     state::AppState,
-    ws::protocol::{parse_intent, ProtocolError},
 };
 
 /// A JSON body whose rejection is an [`AppError`]; its headers are checked

@@ -5,8 +5,6 @@
 //! game publishes (skipping stale ones when it is slow), and an `error` for
 //! each of its own refused messages.
 
-pub mod protocol;
-
 use std::ops::ControlFlow;
 
 use axum::{
@@ -22,7 +20,7 @@ use axum_extra::extract::CookieJar;
 use governor::DefaultDirectRateLimiter;
 use tokio::time::{sleep_until, timeout_at, Instant};
 
-use self::protocol::{parse_intent, Role, ServerMsg};
+use crate::protocol::{parse_intent, Role, ServerMsg};
 use crate::{
     error::AppError,
     hub::{Connection, GameHandle, Sender},
