@@ -10,8 +10,9 @@
 use fanorona::{ByColor, Color, Position, Setup};
 use fanorona_server::{
     game::Game,
+    hub::apply_message,
     ids::GameId,
-    protocol::{apply_message, encode_state, Live},
+    protocol::{encode_state, Live},
 };
 
 /// The start positions the first byte chooses from: the start, a few

@@ -4,6 +4,8 @@
 
 use fanorona::{ByColor, Color, EndReason, PlayError, Position, Square, Step, StepKind, Turn};
 
+use serde::{Serialize, Serializer};
+
 use crate::ids::GameId;
 
 /// What a player asks for. The wire form is in `protocol`.
@@ -57,6 +59,31 @@ pub struct Action {
     pub by: Color,
     /// What they did.
     pub intent: Intent,
+}
+
+/// Who a connection is: one of the players, or a spectator.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The player of this colour.
+    Player(Color),
+    /// Someone watching.
+    Spectator,
+}
+
+impl Role {
+    /// `"white"`, `"black"` or `"spectator"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Role::Player(c) => c.name(),
+            Role::Spectator => "spectator",
+        }
+    }
+}
+
+impl Serialize for Role {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
 }
 
 /// Why a game ended, on the board or off it.

@@ -9,18 +9,19 @@
 
 use std::{
     collections::HashMap,
+    convert::Infallible,
     net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr},
     num::NonZeroU32,
     sync::{Arc, Mutex, PoisonError},
 };
 
 use axum::{
-    extract::{ConnectInfo, FromRequestParts},
+    extract::{ConnectInfo, FromRef, FromRequestParts},
     http::{request::Parts, HeaderMap},
 };
 use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-use crate::{config::Config, error::AppError, state::AppState};
+use crate::{config::Config, error::AppError};
 
 /// The largest HTTP request body the server reads: 16 KiB.
 pub const MAX_BODY: usize = 16 * 1024;
@@ -160,23 +161,41 @@ impl Drop for Held {
     }
 }
 
+/// The request header that holds the client's address, set by a trusted
+/// reverse proxy (`--trusted-proxy-header`); `None` without a proxy. A
+/// small value of the server's state, so that [`ClientAddr`] works with
+/// any state that can give it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TrustedProxy(pub Option<Arc<str>>);
+
+impl TrustedProxy {
+    /// The header `config` names, if any.
+    pub fn new(config: &Config) -> TrustedProxy {
+        TrustedProxy(config.trusted_proxy_header.as_deref().map(Arc::from))
+    }
+}
+
 /// The address of the client as limits count it ([`client_key`]): the
 /// configured trusted header's value when there is one, else the TCP peer.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ClientAddr(pub IpAddr);
 
-impl FromRequestParts<AppState> for ClientAddr {
-    type Rejection = AppError;
+impl<S> FromRequestParts<S> for ClientAddr
+where
+    S: Send + Sync,
+    TrustedProxy: FromRef<S>,
+{
+    type Rejection = Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, AppError> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Infallible> {
         let peer = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
             .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
-        let header = state.config.trusted_proxy_header.as_deref();
+        let TrustedProxy(header) = TrustedProxy::from_ref(state);
         Ok(ClientAddr(client_key(client_addr(
             &parts.headers,
-            header,
+            header.as_deref(),
             peer,
         ))))
     }

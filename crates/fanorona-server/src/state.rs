@@ -4,7 +4,13 @@ use std::sync::Arc;
 
 use axum::extract::FromRef;
 
-use crate::{clock, config::Config, hub::Hub, limits::Limits, store::Store};
+use crate::{
+    clock,
+    config::Config,
+    hub::Hub,
+    limits::{Limits, TrustedProxy},
+    store::Store,
+};
 
 /// The shared state of the server: its configuration and the game hub
 /// (which owns the store).
@@ -16,6 +22,8 @@ pub struct AppState {
     pub hub: Hub,
     /// Rate limits per client address.
     pub limits: Arc<Limits>,
+    /// The header a trusted proxy puts the client's address in.
+    pub trusted_proxy: TrustedProxy,
 }
 
 impl AppState {
@@ -25,6 +33,7 @@ impl AppState {
         AppState {
             hub: Hub::new(store, config.clone()),
             limits: Arc::new(Limits::new(&config)),
+            trusted_proxy: TrustedProxy::new(&config),
             config,
         }
     }
@@ -47,5 +56,11 @@ impl AppState {
 impl FromRef<AppState> for Hub {
     fn from_ref(state: &AppState) -> Hub {
         state.hub.clone()
+    }
+}
+
+impl FromRef<AppState> for TrustedProxy {
+    fn from_ref(state: &AppState) -> TrustedProxy {
+        state.trusted_proxy.clone()
     }
 }

@@ -24,10 +24,10 @@ use crate::{
     clock,
     config::Config,
     error::AppError,
-    game::Intent,
+    game::{Action, Game, Intent, Role},
     ids::{GameId, Secret},
     limits::{Held, PerClient},
-    protocol::Role,
+    protocol::parse_intent,
     store::{GameRow, Store, StoreError},
 };
 
@@ -40,6 +40,20 @@ pub struct Snapshot {
     pub open_since: Option<i64>,
     /// The game this one is a rematch of.
     pub rematch_of: Option<GameId>,
+}
+
+/// Reads one client message and plays it for `by` on `game`: the pure part
+/// of handling an intent, with no runtime and no store. A refused message
+/// leaves `game` unchanged.
+///
+/// # Errors
+///
+/// Why the message cannot be read, or why the game refuses it.
+pub fn apply_message(game: &mut Game, by: Color, text: &str) -> Result<Action, AppError> {
+    let intent = parse_intent(text)?;
+    let action = Action { by, intent };
+    game.apply(action)?;
+    Ok(action)
 }
 
 /// Who moves first, as the creator chose.

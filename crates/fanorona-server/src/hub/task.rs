@@ -13,9 +13,9 @@ use super::{Command, GameHandle, Hub, Invitation, JoinRequest, Joined, Sender, S
 use crate::{
     clock,
     error::AppError,
-    game::{Action, Game, GameError, Intent, Plan},
+    game::{Action, Game, GameError, Intent, Plan, Role},
     ids::{GameId, Secret},
-    protocol::{Live, PlayerView, Role, StateEncoder},
+    protocol::{Live, PlayerView, StateEncoder},
     store::{GameRow, StoreError, StoredGame},
 };
 

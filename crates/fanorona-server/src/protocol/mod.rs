@@ -4,10 +4,10 @@
 
 use std::{borrow::Cow, collections::HashSet, fmt};
 
-use fanorona::{Color, Square, StepKind};
+use fanorona::{Square, StepKind};
 use serde::{
     de::{self, DeserializeOwned, IgnoredAny, IntoDeserializer, MapAccess, Visitor},
-    Deserialize, Deserializer, Serialize, Serializer,
+    Deserialize, Deserializer, Serialize,
 };
 use serde_json::value::RawValue;
 
@@ -15,8 +15,7 @@ mod state;
 
 pub use self::state::{encode_state, Live, PlayerView, StateEncoder};
 use crate::{
-    error::AppError,
-    game::{Action, Game, Intent},
+    game::{Intent, Role},
     ids::GameId,
 };
 
@@ -269,45 +268,6 @@ fn field<T: DeserializeOwned>(
         let position = format!(" at line {} column {}", e.line(), e.column());
         bad(text.strip_suffix(&position).unwrap_or(&text).to_owned())
     })
-}
-
-/// Reads one client message and plays it for `by` on `game`: the pure part
-/// of handling an intent, with no runtime and no store. A refused message
-/// leaves `game` unchanged.
-///
-/// # Errors
-///
-/// Why the message cannot be read, or why the game refuses it.
-pub fn apply_message(game: &mut Game, by: Color, text: &str) -> Result<Action, AppError> {
-    let intent = parse_intent(text)?;
-    let action = Action { by, intent };
-    game.apply(action)?;
-    Ok(action)
-}
-
-/// Who a connection is: one of the players, or a spectator.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Role {
-    /// The player of this colour.
-    Player(Color),
-    /// Someone watching.
-    Spectator,
-}
-
-impl Role {
-    /// `"white"`, `"black"` or `"spectator"`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Role::Player(c) => c.name(),
-            Role::Spectator => "spectator",
-        }
-    }
-}
-
-impl Serialize for Role {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.name())
-    }
 }
 
 /// The messages the server sends besides the state.

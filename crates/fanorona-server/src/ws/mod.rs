@@ -20,12 +20,13 @@ use axum_extra::extract::CookieJar;
 use governor::DefaultDirectRateLimiter;
 use tokio::time::{sleep_until, timeout_at, Instant};
 
-use crate::protocol::{parse_intent, Role, ServerMsg};
 use crate::{
     error::AppError,
+    game::Role,
     hub::{Connection, GameHandle, Sender},
     ids::{GameId, Secret},
     limits::ClientAddr,
+    protocol::{parse_intent, ServerMsg},
     seat,
     state::AppState,
 };
