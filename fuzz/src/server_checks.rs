@@ -37,7 +37,10 @@ fn state_text(game: &Game) -> String {
         players: ByColor::default(),
         abandoned: false,
     };
-    encode_state(game, live)
+    match encode_state(game, live) {
+        Ok(text) => text,
+        Err(error) => panic!("an accepted game does not encode: {error}"),
+    }
 }
 
 fn start(pick: u8) -> Option<Position> {

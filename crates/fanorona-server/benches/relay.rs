@@ -107,7 +107,9 @@ fn relay(c: &mut Criterion) {
         // A game's task keeps its encoder: the moves so far are already
         // encoded, as after the previous state.
         let mut encoder = StateEncoder::default();
-        encoder.encode(&game, live);
+        if let Err(error) = encoder.encode(&game, live) {
+            panic!("{error}");
+        }
         group.bench_function(format!("encode_kept/after_{plies}"), |b| {
             b.iter(|| encoder.encode(black_box(&game), live))
         });

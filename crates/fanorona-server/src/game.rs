@@ -4,8 +4,6 @@
 
 use fanorona::{ByColor, Color, EndReason, PlayError, Position, Square, Step, StepKind, Turn};
 
-use serde::{Serialize, Serializer};
-
 use crate::ids::GameId;
 
 /// What a player asks for. The wire form is in `protocol`.
@@ -77,12 +75,6 @@ impl Role {
             Role::Player(c) => c.name(),
             Role::Spectator => "spectator",
         }
-    }
-}
-
-impl Serialize for Role {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.name())
     }
 }
 

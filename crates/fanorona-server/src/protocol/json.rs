@@ -56,7 +56,10 @@ mod tests {
         for text in ["", "plain", "a\"b", "\\", "\u{1}\u{1f}\u{7f}", &all] {
             let mut out = String::new();
             push_str(&mut out, text);
-            assert_eq!(Ok(out), serde_json::to_string(text).map_err(|e| e.to_string()));
+            assert_eq!(
+                Ok(out),
+                serde_json::to_string(text).map_err(|e| e.to_string())
+            );
         }
         let mut out = String::new();
         push_opt_str(&mut out, None);

@@ -7,13 +7,14 @@ use std::{borrow::Cow, collections::HashSet, fmt};
 use fanorona::{Square, StepKind};
 use serde::{
     de::{self, DeserializeOwned, IgnoredAny, IntoDeserializer, MapAccess, Visitor},
-    Deserialize, Deserializer, Serialize,
+    Deserialize, Deserializer,
 };
 use serde_json::value::RawValue;
 
+mod json;
 mod state;
 
-pub use self::state::{encode_state, Live, PlayerView, StateEncoder};
+pub use self::state::{encode_state, EncodeError, Live, PlayerView, StateEncoder};
 use crate::{
     game::{Intent, Role},
     ids::GameId,
@@ -271,8 +272,7 @@ fn field<T: DeserializeOwned>(
 }
 
 /// The messages the server sends besides the state.
-#[derive(Debug, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[derive(Debug)]
 pub enum ServerMsg<'a> {
     /// First message on a socket: who this connection is.
     Welcome {
@@ -294,15 +294,77 @@ pub enum ServerMsg<'a> {
 }
 
 impl ServerMsg<'_> {
-    /// The message as JSON text.
+    /// The message as JSON text, written by hand into a `String`: every
+    /// field is a string or `null`, so nothing can fail.
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|_| String::from("{\"type\":\"error\"}"))
+        let mut out = String::with_capacity(128);
+        match self {
+            ServerMsg::Welcome {
+                game_id,
+                role,
+                seat_link,
+            } => {
+                out.push_str("{\"type\":\"welcome\",\"game_id\":");
+                json::push_str(&mut out, game_id.as_str());
+                out.push_str(",\"role\":");
+                json::push_str(&mut out, role.name());
+                out.push_str(",\"seat_link\":");
+                json::push_opt_str(&mut out, seat_link.as_deref());
+            }
+            ServerMsg::Error { code, message } => {
+                out.push_str("{\"type\":\"error\",\"code\":");
+                json::push_str(&mut out, code);
+                out.push_str(",\"message\":");
+                json::push_str(&mut out, message);
+            }
+        }
+        out.push('}');
+        out
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use fanorona::Color;
+    use serde_json::json;
+
     use super::*;
+
+    #[test]
+    fn server_messages_are_the_documented_json() {
+        let id: GameId = "abcdefghij".parse().expect("an id");
+        let read = |msg: ServerMsg<'_>| {
+            serde_json::from_str::<serde_json::Value>(&msg.to_json()).expect("JSON")
+        };
+        let link = "https://x.example/g/abcdefghij?seat=\"quoted\"\n".to_owned();
+        let welcome = ServerMsg::Welcome {
+            game_id: &id,
+            role: Role::Player(Color::Black),
+            seat_link: Some(link.clone()),
+        };
+        assert_eq!(
+            read(welcome),
+            json!({"type": "welcome", "game_id": "abcdefghij", "role": "black", "seat_link": link})
+        );
+        let spectator = ServerMsg::Welcome {
+            game_id: &id,
+            role: Role::Spectator,
+            seat_link: None,
+        };
+        assert_eq!(
+            read(spectator),
+            json!({"type": "welcome", "game_id": "abcdefghij", "role": "spectator", "seat_link": null})
+        );
+        let error = ServerMsg::Error {
+            code: "bad_message",
+            message: "bad step message: \"z9\" is not a point\t\u{1}".into(),
+        };
+        assert_eq!(
+            read(error),
+            json!({"type": "error", "code": "bad_message",
+                   "message": "bad step message: \"z9\" is not a point\t\u{1}"})
+        );
+    }
 
     #[test]
     fn intents_parse_from_their_documented_json() {
