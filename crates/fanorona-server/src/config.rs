@@ -125,6 +125,9 @@ pub enum Command {
         /// The new file; an existing file is never overwritten.
         file: PathBuf,
     },
+    /// Prints the names of the intents a client may send, as JSON, so that
+    /// the web client's own list can be checked against them.
+    Protocol,
 }
 
 impl Config {

@@ -8,7 +8,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::{doc_blocks, start, Ws};
-use fanorona_server::protocol::INTENT_TYPES;
+use fanorona_server::game::IntentKind;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
@@ -29,7 +29,13 @@ async fn every_documented_intent_is_well_formed_and_every_type_is_documented() {
             "{answer}"
         );
     }
-    assert_eq!(types, INTENT_TYPES.iter().map(|t| t.to_string()).collect());
+    assert_eq!(
+        types,
+        IntentKind::ALL
+            .iter()
+            .map(|k| k.name().to_owned())
+            .collect()
+    );
 }
 
 #[tokio::test]

@@ -6,7 +6,7 @@ use std::{borrow::Cow, collections::HashSet, fmt};
 
 use fanorona::{Square, StepKind};
 use serde::{
-    de::{self, DeserializeOwned, IgnoredAny, IntoDeserializer, MapAccess, Visitor},
+    de::{self, DeserializeOwned, IgnoredAny, MapAccess, Visitor},
     Deserialize, Deserializer,
 };
 use serde_json::value::RawValue;
@@ -16,35 +16,9 @@ mod state;
 
 pub use self::state::{encode_state, EncodeError, Live, PlayerView, StateEncoder};
 use crate::{
-    game::{Intent, Role},
+    game::{Intent, IntentKind, Role},
     ids::GameId,
 };
-
-/// The `"type"` of a client message: the intents a client may send.
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum IntentType {
-    Step,
-    EndTurn,
-    Resign,
-    OfferDraw,
-    AcceptDraw,
-    DeclineDraw,
-    ClaimVictory,
-    Rematch,
-}
-
-/// Every `"type"` a client may send.
-pub const INTENT_TYPES: [&str; 8] = [
-    "step",
-    "end_turn",
-    "resign",
-    "offer_draw",
-    "accept_draw",
-    "decline_draw",
-    "claim_victory",
-    "rematch",
-];
 
 #[derive(Debug, Deserialize)]
 #[serde(try_from = "String")]
@@ -96,6 +70,20 @@ impl ProtocolError {
             ProtocolError::BadMessage { .. } => "bad_message",
         }
     }
+}
+
+/// The protocol's vocabulary as JSON, `{"intents": ["step", ...]}`: what
+/// `fanorona-server protocol` prints, for the web client's test.
+pub fn describe() -> String {
+    let mut out = String::from("{\"intents\":[");
+    for (i, kind) in IntentKind::ALL.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        json::push_str(&mut out, kind.name());
+    }
+    out.push_str("]}");
+    out
 }
 
 /// Reads one client message into an [`Intent`].
@@ -207,9 +195,7 @@ impl Fields<'_> {
         let Some(name) = string(raw) else {
             return Err(ProtocolError::UnknownType(raw.get().to_owned()));
         };
-        let de: de::value::StrDeserializer<'_, de::value::Error> =
-            name.as_ref().into_deserializer();
-        let Ok(intent_type) = IntentType::deserialize(de) else {
+        let Some(kind) = IntentKind::from_name(&name) else {
             return Err(ProtocolError::UnknownType(name.into_owned()));
         };
         if let Some(key) = &self.repeated {
@@ -218,23 +204,22 @@ impl Fields<'_> {
                 detail: format!("the key {key:?} appears more than once"),
             });
         }
-        Ok(match intent_type {
-            IntentType::Step => Intent::Step {
-                from: field::<WireSquare>(&name, "from", self.from)?.0,
-                to: field::<WireSquare>(&name, "to", self.to)?.0,
-                kind: match field(&name, "kind", self.kind)? {
-                    WireKind::Paika => StepKind::Paika,
-                    WireKind::Approach => StepKind::Approach,
-                    WireKind::Withdrawal => StepKind::Withdrawal,
-                },
+        match Intent::without_fields(kind) {
+            Some(intent) => Ok(intent),
+            None => self.step(&name),
+        }
+    }
+
+    /// The step the fields spell: the one intent with fields.
+    fn step(&self, name: &str) -> Result<Intent, ProtocolError> {
+        Ok(Intent::Step {
+            from: field::<WireSquare>(name, "from", self.from)?.0,
+            to: field::<WireSquare>(name, "to", self.to)?.0,
+            kind: match field(name, "kind", self.kind)? {
+                WireKind::Paika => StepKind::Paika,
+                WireKind::Approach => StepKind::Approach,
+                WireKind::Withdrawal => StepKind::Withdrawal,
             },
-            IntentType::EndTurn => Intent::EndTurn,
-            IntentType::Resign => Intent::Resign,
-            IntentType::OfferDraw => Intent::OfferDraw,
-            IntentType::AcceptDraw => Intent::AcceptDraw,
-            IntentType::DeclineDraw => Intent::DeclineDraw,
-            IntentType::ClaimVictory => Intent::ClaimVictory,
-            IntentType::Rematch => Intent::Rematch,
         })
     }
 }
@@ -364,6 +349,13 @@ mod tests {
             json!({"type": "error", "code": "bad_message",
                    "message": "bad step message: \"z9\" is not a point\t\u{1}"})
         );
+    }
+
+    #[test]
+    fn the_description_lists_every_intent() {
+        let value: serde_json::Value = serde_json::from_str(&describe()).expect("JSON");
+        let names: Vec<&str> = IntentKind::ALL.iter().map(|k| k.name()).collect();
+        assert_eq!(value, json!({ "intents": names }));
     }
 
     #[test]
