@@ -152,6 +152,43 @@ impl Config {
     }
 }
 
+/// What the server derives from its configuration once, at start: the
+/// origin of its links, whether it is served over HTTPS, and when an
+/// invitation expires.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Site {
+    /// The origin links are built on, without a trailing slash.
+    pub origin: String,
+    /// Whether the origin is `https://`: cookies are then `Secure`, and
+    /// the headers ask for HTTPS only.
+    pub https: bool,
+    /// How long an invitation nobody joined stays valid, in seconds.
+    invite_ttl: i64,
+}
+
+impl Site {
+    /// The site `config` describes.
+    pub fn new(config: &Config) -> Site {
+        let origin = config.origin();
+        Site {
+            https: origin.starts_with("https://"),
+            origin,
+            invite_ttl: i64::try_from(config.invite_ttl.as_secs()).unwrap_or(i64::MAX),
+        }
+    }
+
+    /// Whether the invitation of a game created at `created_at` has
+    /// expired at `now` (both in seconds since the Unix epoch).
+    pub fn invitation_expired(&self, created_at: i64, now: i64) -> bool {
+        now.saturating_sub(created_at) >= self.invite_ttl
+    }
+
+    /// The creation time before which an invitation has expired at `now`.
+    pub fn invitations_expire_before(&self, now: i64) -> i64 {
+        now.saturating_sub(self.invite_ttl)
+    }
+}
+
 impl fmt::Debug for Config {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let scheme = self.database.split(':').next().unwrap_or_default();

@@ -6,6 +6,7 @@ pub mod clock;
 pub mod config;
 mod conn;
 pub mod error;
+pub mod extract;
 pub mod game;
 pub mod hub;
 pub mod ids;

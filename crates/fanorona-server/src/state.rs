@@ -47,8 +47,10 @@ impl AppState {
     /// The store's error.
     pub async fn sweep(&self) -> Result<u64, crate::store::StoreError> {
         self.limits.sweep();
-        let ttl = i64::try_from(self.config.invite_ttl.as_secs()).unwrap_or(i64::MAX);
-        let cutoff = clock::unix_seconds().saturating_sub(ttl);
+        let cutoff = self
+            .hub
+            .site()
+            .invitations_expire_before(clock::unix_seconds());
         self.hub.store().delete_expired_invitations(cutoff).await
     }
 }

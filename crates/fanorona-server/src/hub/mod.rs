@@ -22,7 +22,7 @@ use tokio_util::{
 
 use crate::{
     clock,
-    config::Config,
+    config::{Config, Site},
     error::AppError,
     game::{Action, Game, Intent, Role},
     ids::{GameId, Secret},
@@ -302,6 +302,7 @@ impl Drop for Connection {
 struct HubInner {
     store: Arc<dyn Store>,
     config: Arc<Config>,
+    site: Site,
     /// Held only to look up or change a slot, never across an await.
     games: Mutex<HashMap<GameId, Slot>>,
     shutdown: CancellationToken,
@@ -331,6 +332,7 @@ impl Hub {
                 shutdown: CancellationToken::new(),
                 tasks: TaskTracker::new(),
                 sockets: PerClient::new(config.sockets_per_address),
+                site: Site::new(&config),
                 config,
             }),
         }
@@ -349,6 +351,11 @@ impl Hub {
     /// The server's configuration.
     pub fn config(&self) -> &Config {
         &self.inner.config
+    }
+
+    /// What the configuration says about the site, derived once.
+    pub fn site(&self) -> &Site {
+        &self.inner.site
     }
 
     /// Creates and stores a new game.
@@ -416,21 +423,20 @@ impl Hub {
     /// # Errors
     ///
     /// [`AppError::GameNotFound`], or a storage error.
-    pub async fn get(&self, id: &str) -> Result<GameHandle, AppError> {
-        let id: GameId = id.parse().map_err(|_| AppError::GameNotFound)?;
+    pub async fn get(&self, id: &GameId) -> Result<GameHandle, AppError> {
         // A game unloads between two looks only if its task stops meanwhile;
         // a few tries are plenty.
         for _ in 0..4 {
             if self.inner.shutdown.is_cancelled() {
                 return Err(AppError::Unavailable);
             }
-            let slot = match self.lookup(&id) {
+            let slot = match self.lookup(id) {
                 Ok(handle) => return Ok(handle),
                 Err(slot) => slot,
             };
-            let loaded = slot.get_or_try_init(|| self.load(&id)).await;
+            let loaded = slot.get_or_try_init(|| self.load(id)).await;
             if let Err(error) = loaded {
-                self.forget(&id, &slot);
+                self.forget(id, &slot);
                 return Err(error);
             }
         }

@@ -326,8 +326,11 @@ impl GameTask {
     }
 
     fn expired(&self) -> bool {
-        let ttl = i64::try_from(self.hub.config().invite_ttl.as_secs()).unwrap_or(i64::MAX);
-        !self.both_joined() && clock::unix_seconds().saturating_sub(self.row.created_at) >= ttl
+        !self.both_joined()
+            && self
+                .hub
+                .site()
+                .invitation_expired(self.row.created_at, clock::unix_seconds())
     }
 
     /// The seat free for a joiner, if any.

@@ -11,7 +11,7 @@ use axum::{
     body::Bytes,
     extract::{
         ws::{close_code, CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade},
-        Path, State,
+        State,
     },
     http::{header, HeaderMap, HeaderValue},
     response::Response,
@@ -22,6 +22,7 @@ use tokio::time::{sleep_until, timeout_at, Instant};
 
 use crate::{
     error::AppError,
+    extract::GamePath,
     game::Role,
     hub::{Connection, GameHandle, Sender},
     ids::{GameId, Secret},
@@ -49,19 +50,18 @@ const MAX_FRAME: usize = 16 * 1024;
 /// the upgrade, so a client over its limit gets a plain 429.
 pub async fn upgrade(
     ws: WebSocketUpgrade,
-    Path(id): Path<String>,
+    GamePath(id): GamePath,
     State(state): State<AppState>,
     ClientAddr(client): ClientAddr,
     jar: CookieJar,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
     let handle = state.hub.get(&id).await?;
-    let id: GameId = id.parse().map_err(|_| AppError::GameNotFound)?;
     let secret = credentials(&jar, &headers, &id, &handle)?
         .filter(|_| same_origin(&headers, state.config.public_url.as_deref()));
     let link = secret
         .as_ref()
-        .map(|s| seat::seat_link(&state.config.origin(), &id, s));
+        .map(|s| seat::seat_link(&state.hub.site().origin, &id, s));
     let connection = handle.connect(secret, client).await?;
     Ok(ws
         .read_buffer_size(READ_BUFFER)
