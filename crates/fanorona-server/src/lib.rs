@@ -50,10 +50,11 @@ pub async fn serve(
     let hub = state.hub.clone();
     let bound = state.config.shutdown_timeout;
     tokio::spawn(sweep_every(state.clone(), token.clone()));
-    // The pages' files, compressed before anyone asks, on a thread that
-    // may block.
+    // The pages' files, compressed on a thread that may block; until it
+    // is done they go uncompressed.
     tokio::task::spawn_blocking(|| {
         routes::compress_all::<routes::Web>();
+        tracing::info!("files compressed");
         routes::preview_png();
     });
     let server = conn::Server::new(&state.config);
