@@ -11,7 +11,7 @@ use crate::{error::AppError, ids::GameId};
 /// The game id of a route's `{id}`. One that is not a well-formed game id
 /// is answered as a game nobody created: [`AppError::GameNotFound`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GamePath(pub GameId);
+pub(crate) struct GamePath(pub(crate) GameId);
 
 impl<S: Send + Sync> FromRequestParts<S> for GamePath {
     type Rejection = AppError;

@@ -6,17 +6,17 @@ pub mod clock;
 pub mod config;
 mod conn;
 pub mod error;
-pub mod extract;
+mod extract;
 pub mod game;
 pub mod hub;
 pub mod ids;
-pub mod limits;
+mod limits;
 pub mod protocol;
 pub mod routes;
-pub mod seat;
+mod seat;
 pub mod state;
 pub mod store;
-pub mod ws;
+mod ws;
 
 use std::future::Future;
 

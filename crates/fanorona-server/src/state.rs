@@ -21,9 +21,9 @@ pub struct AppState {
     /// Every live game.
     pub hub: Hub,
     /// Rate limits per client address.
-    pub limits: Arc<Limits>,
+    pub(crate) limits: Arc<Limits>,
     /// The header a trusted proxy puts the client's address in.
-    pub trusted_proxy: TrustedProxy,
+    pub(crate) trusted_proxy: TrustedProxy,
 }
 
 impl AppState {

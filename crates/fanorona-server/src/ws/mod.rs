@@ -40,7 +40,7 @@ const READ_BUFFER: usize = 2 * 1024;
 
 /// The largest message a client may send; a larger one closes the socket
 /// with 1009 "message too large".
-pub const MAX_MESSAGE: usize = 4 * 1024;
+pub(crate) const MAX_MESSAGE: usize = 4 * 1024;
 
 /// The largest frame the transport reads at all; past it the connection is
 /// dropped without reading further.
@@ -48,7 +48,7 @@ const MAX_FRAME: usize = 16 * 1024;
 
 /// Upgrades to a WebSocket for game `id`. The connection is counted before
 /// the upgrade, so a client over its limit gets a plain 429.
-pub async fn upgrade(
+pub(crate) async fn upgrade(
     ws: WebSocketUpgrade,
     GamePath(id): GamePath,
     State(state): State<AppState>,
@@ -233,7 +233,7 @@ impl Socket<'_> {
 }
 
 /// The close code sent when the server stops: 1012, "service restart".
-pub const CLOSE_RESTARTING: u16 = 1012;
+pub(crate) const CLOSE_RESTARTING: u16 = 1012;
 
 /// The close frame that answers a frame the transport could not read
 /// (RFC 6455 section 7.4.1): 1007 for a text message that is not UTF-8,
