@@ -112,9 +112,9 @@ pub(super) async fn create_game(
     let view = CreatedView {
         color: created.color.name(),
         seat: created.seat.expose().to_owned(),
-        seat_link: seat::seat_link(&origin, &created.id, &created.seat),
-        invite_link: seat::invite_link(&origin, &created.id, &created.invite),
-        spectator_link: seat::spectator_link(&origin, &created.id),
+        seat_link: seat::seat_link(origin, &created.id, &created.seat),
+        invite_link: seat::invite_link(origin, &created.id, &created.invite),
+        spectator_link: seat::spectator_link(origin, &created.id),
         game_id: created.id.clone(),
     };
     let jar = jar.add(seat::cookie(&created.id, &created.seat, site.https));

@@ -28,7 +28,7 @@ pub(super) async fn security_headers(
     let site = state.hub.site();
     let (origin, https) = (&site.origin, site.https);
     let headers = response.headers_mut();
-    if let Ok(csp) = HeaderValue::from_str(&csp_for(&origin)) {
+    if let Ok(csp) = HeaderValue::from_str(&csp_for(origin)) {
         headers.insert(header::CONTENT_SECURITY_POLICY, csp);
     }
     headers.insert(
