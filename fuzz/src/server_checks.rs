@@ -10,8 +10,9 @@
 use fanorona::{ByColor, Color, Position, Setup};
 use fanorona_server::{
     game::Game,
+    hub::apply_message,
     ids::GameId,
-    ws::protocol::{apply_message, encode_state, Live},
+    protocol::{encode_state, Live},
 };
 
 /// The start positions the first byte chooses from: the start, a few
@@ -36,7 +37,10 @@ fn state_text(game: &Game) -> String {
         players: ByColor::default(),
         abandoned: false,
     };
-    encode_state(game, live)
+    match encode_state(game, live) {
+        Ok(text) => text,
+        Err(error) => panic!("an accepted game does not encode: {error}"),
+    }
 }
 
 fn start(pick: u8) -> Option<Position> {

@@ -14,7 +14,7 @@ use fanorona::{ByColor, Position};
 use fanorona_server::{
     game::{Action, Game, Intent},
     ids::GameId,
-    ws::protocol::{encode_state, parse_intent, Live, StateEncoder},
+    protocol::{encode_state, parse_intent, Live, StateEncoder},
 };
 
 /// The game after `plies` steps, each the `(7 * n) % count`-th legal step,
@@ -107,7 +107,9 @@ fn relay(c: &mut Criterion) {
         // A game's task keeps its encoder: the moves so far are already
         // encoded, as after the previous state.
         let mut encoder = StateEncoder::default();
-        encoder.encode(&game, live);
+        if let Err(error) = encoder.encode(&game, live) {
+            panic!("{error}");
+        }
         group.bench_function(format!("encode_kept/after_{plies}"), |b| {
             b.iter(|| encoder.encode(black_box(&game), live))
         });

@@ -125,6 +125,9 @@ pub enum Command {
         /// The new file; an existing file is never overwritten.
         file: PathBuf,
     },
+    /// Prints the names of the intents a client may send, as JSON, so that
+    /// the web client's own list can be checked against them.
+    Protocol,
 }
 
 impl Config {
@@ -146,6 +149,43 @@ impl Config {
             Some(url) => url.trim_end_matches('/').to_owned(),
             None => format!("http://{}", self.listen),
         }
+    }
+}
+
+/// What the server derives from its configuration once, at start: the
+/// origin of its links, whether it is served over HTTPS, and when an
+/// invitation expires.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Site {
+    /// The origin links are built on, without a trailing slash.
+    pub origin: String,
+    /// Whether the origin is `https://`: cookies are then `Secure`, and
+    /// the headers ask for HTTPS only.
+    pub https: bool,
+    /// How long an invitation nobody joined stays valid, in seconds.
+    invite_ttl: i64,
+}
+
+impl Site {
+    /// The site `config` describes.
+    pub fn new(config: &Config) -> Site {
+        let origin = config.origin();
+        Site {
+            https: origin.starts_with("https://"),
+            origin,
+            invite_ttl: i64::try_from(config.invite_ttl.as_secs()).unwrap_or(i64::MAX),
+        }
+    }
+
+    /// Whether the invitation of a game created at `created_at` has
+    /// expired at `now` (both in seconds since the Unix epoch).
+    pub fn invitation_expired(&self, created_at: i64, now: i64) -> bool {
+        now.saturating_sub(created_at) >= self.invite_ttl
+    }
+
+    /// The creation time before which an invitation has expired at `now`.
+    pub fn invitations_expire_before(&self, now: i64) -> i64 {
+        now.saturating_sub(self.invite_ttl)
     }
 }
 

@@ -9,8 +9,8 @@ use fanorona::PlayError;
 
 use crate::{
     game::GameError,
+    protocol::{ProtocolError, ServerMsg},
     store::StoreError,
-    ws::protocol::{ProtocolError, ServerMsg},
 };
 
 /// Everything a request or a message can fail with. Each has a stable code

@@ -6,7 +6,7 @@ use fanorona::{ByColor, Color, EndReason, PlayError, Position, Square, Step, Ste
 
 use crate::ids::GameId;
 
-/// What a player asks for. The wire form is in `ws::protocol`.
+/// What a player asks for. The wire form is in `protocol`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Intent {
     /// Move the stone on `from` to `to`, capturing as `kind` says.
@@ -34,19 +34,91 @@ pub enum Intent {
     Rematch,
 }
 
+/// Declares [`IntentKind`] from one list of kinds and their names.
+macro_rules! intent_kinds {
+    ($($(#[$doc:meta])* $kind:ident = $name:literal,)*) => {
+        /// The kind of an [`Intent`], without its fields. Its name is the
+        /// message `type` on the wire and the `kind` column in the store;
+        /// this is the one list of them.
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum IntentKind {
+            $($(#[$doc])* $kind,)*
+        }
+
+        impl IntentKind {
+            /// Every kind, in the order of the protocol's documentation.
+            pub const ALL: &'static [IntentKind] = &[$(IntentKind::$kind),*];
+
+            /// The stable name used on the wire and in the store.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(IntentKind::$kind => $name,)*
+                }
+            }
+
+            /// The kind called `name`, if there is one.
+            pub fn from_name(name: &str) -> Option<IntentKind> {
+                match name {
+                    $($name => Some(IntentKind::$kind),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+intent_kinds! {
+    /// [`Intent::Step`].
+    Step = "step",
+    /// [`Intent::EndTurn`].
+    EndTurn = "end_turn",
+    /// [`Intent::Resign`].
+    Resign = "resign",
+    /// [`Intent::OfferDraw`].
+    OfferDraw = "offer_draw",
+    /// [`Intent::AcceptDraw`].
+    AcceptDraw = "accept_draw",
+    /// [`Intent::DeclineDraw`].
+    DeclineDraw = "decline_draw",
+    /// [`Intent::ClaimVictory`].
+    ClaimVictory = "claim_victory",
+    /// [`Intent::Rematch`].
+    Rematch = "rematch",
+}
+
 impl Intent {
+    /// The kind of this intent.
+    pub const fn kind(&self) -> IntentKind {
+        match self {
+            Intent::Step { .. } => IntentKind::Step,
+            Intent::EndTurn => IntentKind::EndTurn,
+            Intent::Resign => IntentKind::Resign,
+            Intent::OfferDraw => IntentKind::OfferDraw,
+            Intent::AcceptDraw => IntentKind::AcceptDraw,
+            Intent::DeclineDraw => IntentKind::DeclineDraw,
+            Intent::ClaimVictory => IntentKind::ClaimVictory,
+            Intent::Rematch => IntentKind::Rematch,
+        }
+    }
+
+    /// The intent of `kind` when it has no fields; `None` for
+    /// [`IntentKind::Step`], the one kind with fields.
+    pub const fn without_fields(kind: IntentKind) -> Option<Intent> {
+        Some(match kind {
+            IntentKind::Step => return None,
+            IntentKind::EndTurn => Intent::EndTurn,
+            IntentKind::Resign => Intent::Resign,
+            IntentKind::OfferDraw => Intent::OfferDraw,
+            IntentKind::AcceptDraw => Intent::AcceptDraw,
+            IntentKind::DeclineDraw => Intent::DeclineDraw,
+            IntentKind::ClaimVictory => Intent::ClaimVictory,
+            IntentKind::Rematch => Intent::Rematch,
+        })
+    }
+
     /// The stable name used on the wire and in the store: `step`, `end_turn`...
     pub const fn name(&self) -> &'static str {
-        match self {
-            Intent::Step { .. } => "step",
-            Intent::EndTurn => "end_turn",
-            Intent::Resign => "resign",
-            Intent::OfferDraw => "offer_draw",
-            Intent::AcceptDraw => "accept_draw",
-            Intent::DeclineDraw => "decline_draw",
-            Intent::ClaimVictory => "claim_victory",
-            Intent::Rematch => "rematch",
-        }
+        self.kind().name()
     }
 }
 
@@ -57,6 +129,25 @@ pub struct Action {
     pub by: Color,
     /// What they did.
     pub intent: Intent,
+}
+
+/// Who a connection is: one of the players, or a spectator.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The player of this colour.
+    Player(Color),
+    /// Someone watching.
+    Spectator,
+}
+
+impl Role {
+    /// `"white"`, `"black"` or `"spectator"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Role::Player(c) => c.name(),
+            Role::Spectator => "spectator",
+        }
+    }
 }
 
 /// Why a game ended, on the board or off it.
@@ -417,6 +508,19 @@ fn board_result(outcome: fanorona::Outcome) -> GameResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_intent_kind_round_trips_through_its_name_and_its_intent() {
+        assert_eq!(IntentKind::ALL.len(), 8);
+        for &kind in IntentKind::ALL {
+            assert_eq!(IntentKind::from_name(kind.name()), Some(kind));
+            match Intent::without_fields(kind) {
+                Some(intent) => assert_eq!(intent.kind(), kind),
+                None => assert_eq!(kind, IntentKind::Step),
+            }
+        }
+        assert_eq!(IntentKind::from_name("Step"), None);
+    }
 
     fn step(by: Color, text: &str, kind: StepKind) -> Action {
         let (from, to) = text.split_once('-').expect("a step");

@@ -6,15 +6,17 @@ pub mod clock;
 pub mod config;
 mod conn;
 pub mod error;
+mod extract;
 pub mod game;
 pub mod hub;
 pub mod ids;
-pub mod limits;
+mod limits;
+pub mod protocol;
 pub mod routes;
-pub mod seat;
+mod seat;
 pub mod state;
 pub mod store;
-pub mod ws;
+mod ws;
 
 use std::future::Future;
 
@@ -48,10 +50,11 @@ pub async fn serve(
     let hub = state.hub.clone();
     let bound = state.config.shutdown_timeout;
     tokio::spawn(sweep_every(state.clone(), token.clone()));
-    // The pages' files, compressed before anyone asks, on a thread that
-    // may block.
+    // The pages' files, compressed on a thread that may block; until it
+    // is done they go uncompressed.
     tokio::task::spawn_blocking(|| {
         routes::compress_all::<routes::Web>();
+        tracing::info!("files compressed");
         routes::preview_png();
     });
     let server = conn::Server::new(&state.config);

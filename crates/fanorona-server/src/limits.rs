@@ -9,25 +9,26 @@
 
 use std::{
     collections::HashMap,
+    convert::Infallible,
     net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr},
     num::NonZeroU32,
     sync::{Arc, Mutex, PoisonError},
 };
 
 use axum::{
-    extract::{ConnectInfo, FromRequestParts},
+    extract::{ConnectInfo, FromRef, FromRequestParts},
     http::{request::Parts, HeaderMap},
 };
 use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-use crate::{config::Config, error::AppError, state::AppState};
+use crate::{config::Config, error::AppError};
 
 /// The largest HTTP request body the server reads: 16 KiB.
-pub const MAX_BODY: usize = 16 * 1024;
+pub(crate) const MAX_BODY: usize = 16 * 1024;
 
 /// The per-address rate limiters of the server.
 #[derive(Debug)]
-pub struct Limits {
+pub(crate) struct Limits {
     create: DefaultKeyedRateLimiter<IpAddr>,
     intents: DefaultKeyedRateLimiter<IpAddr>,
     intent_quota: Quota,
@@ -39,7 +40,7 @@ fn at_least_one(n: u32) -> NonZeroU32 {
 
 impl Limits {
     /// The limiters `config` asks for.
-    pub fn new(config: &Config) -> Limits {
+    pub(crate) fn new(config: &Config) -> Limits {
         let create = Quota::per_minute(at_least_one(config.create_per_minute));
         let per_second = at_least_one(config.intents_per_second);
         let intent_quota = Quota::per_second(per_second)
@@ -56,7 +57,7 @@ impl Limits {
     /// # Errors
     ///
     /// [`AppError::RateLimited`] past the configured rate.
-    pub fn create(&self, client: IpAddr) -> Result<(), AppError> {
+    pub(crate) fn create(&self, client: IpAddr) -> Result<(), AppError> {
         self.create
             .check_key(&client)
             .map_err(|_| AppError::RateLimited)
@@ -67,19 +68,19 @@ impl Limits {
     /// # Errors
     ///
     /// [`AppError::RateLimited`] past the configured rate.
-    pub fn intent(&self, client: IpAddr) -> Result<(), AppError> {
+    pub(crate) fn intent(&self, client: IpAddr) -> Result<(), AppError> {
         self.intents
             .check_key(&client)
             .map_err(|_| AppError::RateLimited)
     }
 
     /// A limiter for the intents of one socket.
-    pub fn socket(&self) -> DefaultDirectRateLimiter {
+    pub(crate) fn socket(&self) -> DefaultDirectRateLimiter {
         RateLimiter::direct(self.intent_quota)
     }
 
     /// Forgets addresses that are back to a full allowance.
-    pub fn sweep(&self) {
+    pub(crate) fn sweep(&self) {
         self.create.retain_recent();
         self.intents.retain_recent();
     }
@@ -88,7 +89,7 @@ impl Limits {
 /// The address limits count a client as: an IPv4 address as itself (an
 /// IPv4-mapped IPv6 address too, as the IPv4 address it maps), an IPv6
 /// address as its /64 network with the host half zeroed.
-pub fn client_key(ip: IpAddr) -> IpAddr {
+pub(crate) fn client_key(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V4(_) => ip,
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
@@ -101,14 +102,14 @@ pub fn client_key(ip: IpAddr) -> IpAddr {
 /// How many of something (connections, sockets) each client holds open,
 /// against a cap per client. Cloning shares the counts.
 #[derive(Clone, Debug)]
-pub struct PerClient {
+pub(crate) struct PerClient {
     held: Arc<Mutex<HashMap<IpAddr, u32>>>,
     cap: u32,
 }
 
 impl PerClient {
     /// Counts with at most `cap` held per client.
-    pub fn new(cap: u32) -> PerClient {
+    pub(crate) fn new(cap: u32) -> PerClient {
         PerClient {
             held: Arc::default(),
             cap,
@@ -117,7 +118,7 @@ impl PerClient {
 
     /// Counts one more for `client` (keyed by [`client_key`]) until the
     /// returned [`Held`] is dropped; `None` when it already holds the cap.
-    pub fn acquire(&self, client: IpAddr) -> Option<Held> {
+    pub(crate) fn acquire(&self, client: IpAddr) -> Option<Held> {
         let client = client_key(client);
         let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
         let count = held.entry(client).or_default();
@@ -135,7 +136,8 @@ impl PerClient {
     }
 
     /// How many `client` holds.
-    pub fn held(&self, client: IpAddr) -> u32 {
+    #[cfg(test)]
+    pub(crate) fn held(&self, client: IpAddr) -> u32 {
         let held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
         held.get(&client_key(client)).copied().unwrap_or(0)
     }
@@ -143,7 +145,7 @@ impl PerClient {
 
 /// One thing counted by a [`PerClient`]; dropping it gives it back.
 #[derive(Debug)]
-pub struct Held {
+pub(crate) struct Held {
     held: Arc<Mutex<HashMap<IpAddr, u32>>>,
     client: IpAddr,
 }
@@ -160,23 +162,41 @@ impl Drop for Held {
     }
 }
 
+/// The request header that holds the client's address, set by a trusted
+/// reverse proxy (`--trusted-proxy-header`); `None` without a proxy. A
+/// small value of the server's state, so that [`ClientAddr`] works with
+/// any state that can give it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TrustedProxy(pub(crate) Option<Arc<str>>);
+
+impl TrustedProxy {
+    /// The header `config` names, if any.
+    pub(crate) fn new(config: &Config) -> TrustedProxy {
+        TrustedProxy(config.trusted_proxy_header.as_deref().map(Arc::from))
+    }
+}
+
 /// The address of the client as limits count it ([`client_key`]): the
 /// configured trusted header's value when there is one, else the TCP peer.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct ClientAddr(pub IpAddr);
+pub(crate) struct ClientAddr(pub(crate) IpAddr);
 
-impl FromRequestParts<AppState> for ClientAddr {
-    type Rejection = AppError;
+impl<S> FromRequestParts<S> for ClientAddr
+where
+    S: Send + Sync,
+    TrustedProxy: FromRef<S>,
+{
+    type Rejection = Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, AppError> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Infallible> {
         let peer = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
             .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
-        let header = state.config.trusted_proxy_header.as_deref();
+        let TrustedProxy(header) = TrustedProxy::from_ref(state);
         Ok(ClientAddr(client_key(client_addr(
             &parts.headers,
-            header,
+            header.as_deref(),
             peer,
         ))))
     }
@@ -184,7 +204,7 @@ impl FromRequestParts<AppState> for ClientAddr {
 
 /// The client address: the last address of the `trusted` header (the one
 /// the proxy added; earlier ones are the client's own claims), else `peer`.
-pub fn client_addr(headers: &HeaderMap, trusted: Option<&str>, peer: IpAddr) -> IpAddr {
+pub(crate) fn client_addr(headers: &HeaderMap, trusted: Option<&str>, peer: IpAddr) -> IpAddr {
     let Some(name) = trusted else {
         return peer;
     };

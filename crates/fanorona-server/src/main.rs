@@ -1,10 +1,10 @@
 //! `fanorona-server`: reads the configuration and serves the site, or runs
-//! one of its commands (`backup`).
+//! one of its commands (`backup`, `protocol`).
 
 use std::{path::PathBuf, process::ExitCode, time::Duration};
 
 use clap::Parser;
-use fanorona_server::{config::Command, serve, store, AppState, Config};
+use fanorona_server::{config::Command, protocol, serve, store, AppState, Config};
 use tokio::net::TcpListener;
 use tracing_subscriber::{
     filter::{LevelFilter, Targets},
@@ -50,6 +50,10 @@ async fn start() -> ExitCode {
         .init();
     let result = match config.command.clone() {
         Some(Command::Backup { file }) => backup(&config.database, file).await,
+        Some(Command::Protocol) => {
+            println!("{}", protocol::describe());
+            Ok(())
+        }
         None => run(config).await,
     };
     match result {

@@ -10,10 +10,10 @@ use crate::{
 };
 
 /// How long the seat cookie lives: 180 days.
-pub const COOKIE_DAYS: i64 = 180;
+pub(crate) const COOKIE_DAYS: i64 = 180;
 
 /// The name of the cookie holding the seat of game `id`.
-pub fn cookie_name(id: &GameId) -> String {
+pub(crate) fn cookie_name(id: &GameId) -> String {
     format!("seat_{id}")
 }
 
@@ -22,7 +22,7 @@ pub fn cookie_name(id: &GameId) -> String {
 /// # Errors
 ///
 /// [`AppError::WrongSecret`] when the header is there but holds no secret.
-pub fn bearer(headers: &HeaderMap) -> Result<Option<Secret>, AppError> {
+pub(crate) fn bearer(headers: &HeaderMap) -> Result<Option<Secret>, AppError> {
     let Some(value) = headers.get(header::AUTHORIZATION) else {
         return Ok(None);
     };
@@ -36,14 +36,14 @@ pub fn bearer(headers: &HeaderMap) -> Result<Option<Secret>, AppError> {
 }
 
 /// The secret in the seat cookie of game `id`, if it is well formed.
-pub fn from_cookie(jar: &CookieJar, id: &GameId) -> Option<Secret> {
+pub(crate) fn from_cookie(jar: &CookieJar, id: &GameId) -> Option<Secret> {
     jar.get(&cookie_name(id))
         .and_then(|c| c.value().parse().ok())
 }
 
 /// The seat cookie for game `id`: HttpOnly, SameSite=Lax, 180 days, and
 /// Secure when the site is served over HTTPS.
-pub fn cookie(id: &GameId, secret: &Secret, secure: bool) -> Cookie<'static> {
+pub(crate) fn cookie(id: &GameId, secret: &Secret, secure: bool) -> Cookie<'static> {
     Cookie::build((cookie_name(id), secret.expose().to_owned()))
         .path("/")
         .http_only(true)
@@ -54,16 +54,16 @@ pub fn cookie(id: &GameId, secret: &Secret, secure: bool) -> Cookie<'static> {
 }
 
 /// A player's own link: opening it recognises the seat on any device.
-pub fn seat_link(origin: &str, id: &GameId, secret: &Secret) -> String {
+pub(crate) fn seat_link(origin: &str, id: &GameId, secret: &Secret) -> String {
     format!("{origin}/g/{id}?seat={}", secret.expose())
 }
 
 /// The link the creator sends to a friend.
-pub fn invite_link(origin: &str, id: &GameId, invite: &Secret) -> String {
+pub(crate) fn invite_link(origin: &str, id: &GameId, invite: &Secret) -> String {
     format!("{origin}/g/{id}?invite={}", invite.expose())
 }
 
 /// The public link to watch a game.
-pub fn spectator_link(origin: &str, id: &GameId) -> String {
+pub(crate) fn spectator_link(origin: &str, id: &GameId) -> String {
     format!("{origin}/g/{id}")
 }

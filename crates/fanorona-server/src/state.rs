@@ -4,7 +4,13 @@ use std::sync::Arc;
 
 use axum::extract::FromRef;
 
-use crate::{clock, config::Config, hub::Hub, limits::Limits, store::Store};
+use crate::{
+    clock,
+    config::Config,
+    hub::Hub,
+    limits::{Limits, TrustedProxy},
+    store::Store,
+};
 
 /// The shared state of the server: its configuration and the game hub
 /// (which owns the store).
@@ -15,7 +21,9 @@ pub struct AppState {
     /// Every live game.
     pub hub: Hub,
     /// Rate limits per client address.
-    pub limits: Arc<Limits>,
+    pub(crate) limits: Arc<Limits>,
+    /// The header a trusted proxy puts the client's address in.
+    pub(crate) trusted_proxy: TrustedProxy,
 }
 
 impl AppState {
@@ -25,6 +33,7 @@ impl AppState {
         AppState {
             hub: Hub::new(store, config.clone()),
             limits: Arc::new(Limits::new(&config)),
+            trusted_proxy: TrustedProxy::new(&config),
             config,
         }
     }
@@ -38,8 +47,10 @@ impl AppState {
     /// The store's error.
     pub async fn sweep(&self) -> Result<u64, crate::store::StoreError> {
         self.limits.sweep();
-        let ttl = i64::try_from(self.config.invite_ttl.as_secs()).unwrap_or(i64::MAX);
-        let cutoff = clock::unix_seconds().saturating_sub(ttl);
+        let cutoff = self
+            .hub
+            .site()
+            .invitations_expire_before(clock::unix_seconds());
         self.hub.store().delete_expired_invitations(cutoff).await
     }
 }
@@ -47,5 +58,11 @@ impl AppState {
 impl FromRef<AppState> for Hub {
     fn from_ref(state: &AppState) -> Hub {
         state.hub.clone()
+    }
+}
+
+impl FromRef<AppState> for TrustedProxy {
+    fn from_ref(state: &AppState) -> TrustedProxy {
+        state.trusted_proxy.clone()
     }
 }

@@ -73,6 +73,14 @@ async fn get(server: &TestServer, path: &str, headers: &[(header::HeaderName, &s
     }
 }
 
+/// Waits until the server has compressed its files: until then it sends
+/// them as they are, rather than make a request wait.
+async fn compressed() {
+    tokio::time::timeout(WAIT, fanorona_server::routes::compressed())
+        .await
+        .expect("the files are compressed in time");
+}
+
 fn accepting(value: &str) -> [(header::HeaderName, &str); 1] {
     [(header::ACCEPT_ENCODING, value)]
 }
@@ -96,6 +104,7 @@ const GAME_PAGE_FILES: [&str; 6] = [
 #[tokio::test]
 async fn gzip_asked_gives_gzip_that_decodes_to_the_file() {
     let server = start().await;
+    compressed().await;
     for name in GAME_PAGE_FILES {
         let answer = get(&server, &format!("/{name}"), &accepting("gzip")).await;
         assert_eq!(answer.status, StatusCode::OK, "{name}");
@@ -111,6 +120,7 @@ async fn gzip_asked_gives_gzip_that_decodes_to_the_file() {
 #[tokio::test]
 async fn brotli_is_preferred_when_the_browser_takes_both() {
     let server = start().await;
+    compressed().await;
     let browser = accepting("gzip, deflate, br, zstd");
     for name in GAME_PAGE_FILES {
         let answer = get(&server, &format!("/{name}"), &browser).await;
@@ -125,6 +135,7 @@ async fn brotli_is_preferred_when_the_browser_takes_both() {
 #[tokio::test]
 async fn every_embedded_file_decodes_to_itself_in_every_coding() {
     let server = start().await;
+    compressed().await;
     let templates = fanorona_server::routes::TEMPLATES;
     for name in fanorona_server::routes::Web::iter().filter(|n| !templates.contains(&n.as_ref())) {
         for accept in [None, Some("gzip"), Some("br"), Some("gzip, br")] {
@@ -149,6 +160,7 @@ async fn every_embedded_file_decodes_to_itself_in_every_coding() {
 #[tokio::test]
 async fn no_accept_encoding_gets_the_file_as_it_is() {
     let server = start().await;
+    compressed().await;
     for name in GAME_PAGE_FILES {
         let answer = get(&server, &format!("/{name}"), &[]).await;
         assert_eq!(answer.status, StatusCode::OK, "{name}");
@@ -162,6 +174,7 @@ async fn no_accept_encoding_gets_the_file_as_it_is() {
 #[tokio::test]
 async fn refused_or_unnamed_codings_are_not_used() {
     let server = start().await;
+    compressed().await;
     for accept in [
         "gzip;q=0",
         "identity",
@@ -181,6 +194,7 @@ async fn refused_or_unnamed_codings_are_not_used() {
 #[tokio::test]
 async fn a_compressed_answer_revalidates_with_its_own_etag() {
     let server = start().await;
+    compressed().await;
     for coding in ["gzip", "br"] {
         let first = get(&server, "/js/main.js", &accepting(coding)).await;
         assert_eq!(first.encoding.as_deref(), Some(coding));
@@ -247,6 +261,7 @@ async fn assert_compressed_rendered(server: &TestServer, path: &str, starts: &st
 #[tokio::test]
 async fn pages_and_error_pages_are_compressed() {
     let server = start().await;
+    compressed().await;
     let (id, ..) = server.two_player_game(None).await;
     assert_compressed_rendered(&server, &format!("/g/{id}"), "<main id=\"game\"").await;
     let (open, _) = server.create(json!({ "first": "me" })).await;
@@ -279,6 +294,7 @@ async fn pages_and_error_pages_are_compressed() {
     // Invitations that expire at once: an open game's link is expired.
     let dir = Arc::new(tempfile::tempdir().unwrap());
     let server = start_in(dir, |c| c.invite_ttl = Duration::ZERO).await;
+    compressed().await;
     let (open, _) = server.create(json!({ "first": "me" })).await;
     let path = format!("/g/{}", open["game_id"].as_str().unwrap());
     assert_compressed_page(
@@ -294,6 +310,7 @@ async fn pages_and_error_pages_are_compressed() {
 #[tokio::test]
 async fn the_api_and_the_websocket_are_not_compressed() {
     let server = start().await;
+    compressed().await;
     let (id, white, _) = server.two_player_game(None).await;
     let answer = get(&server, &format!("/api/games/{id}"), &accepting("gzip, br")).await;
     assert_eq!(answer.status, StatusCode::OK);

@@ -8,7 +8,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::{doc_blocks, start, Ws};
-use fanorona_server::ws::protocol::INTENT_TYPES;
+use fanorona_server::game::IntentKind;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
@@ -29,7 +29,13 @@ async fn every_documented_intent_is_well_formed_and_every_type_is_documented() {
             "{answer}"
         );
     }
-    assert_eq!(types, INTENT_TYPES.iter().map(|t| t.to_string()).collect());
+    assert_eq!(
+        types,
+        IntentKind::ALL
+            .iter()
+            .map(|k| k.name().to_owned())
+            .collect()
+    );
 }
 
 #[tokio::test]
@@ -71,7 +77,8 @@ async fn the_documented_state_is_what_the_server_sends() {
 }
 
 /// Every test `docs/RELIABILITY.md` names as proof exists: `file::name`
-/// for `tests/file.rs`, or `module::tests::name` in `src/`.
+/// for `tests/file.rs`, or `module::tests::name` in `src/` (`module.rs`
+/// or `module/mod.rs`).
 #[test]
 fn every_test_named_in_the_reliability_doc_exists() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -79,10 +86,12 @@ fn every_test_named_in_the_reliability_doc_exists() {
     let mut named = 0;
     for quoted in doc.split('`').skip(1).step_by(2) {
         let parts: Vec<&str> = quoted.split("::").collect();
-        let (file, name) = match parts[..] {
-            [file, name] => (root.join(format!("tests/{file}.rs")), name),
+        let (files, name) = match parts[..] {
+            [file, name] => (vec![root.join(format!("tests/{file}.rs"))], name),
             [ref module @ .., "tests", name] if !module.is_empty() => {
-                (root.join(format!("src/{}.rs", module.join("/"))), name)
+                let module = module.join("/");
+                let files = [format!("src/{module}.rs"), format!("src/{module}/mod.rs")];
+                (files.map(|f| root.join(f)).to_vec(), name)
             }
             _ => continue,
         };
@@ -93,8 +102,9 @@ fn every_test_named_in_the_reliability_doc_exists() {
         if !parts.iter().all(|part| snake(part)) {
             continue;
         }
-        let found =
-            std::fs::read_to_string(&file).is_ok_and(|text| text.contains(&format!("fn {name}(")));
+        let found = files.iter().any(|file| {
+            std::fs::read_to_string(file).is_ok_and(|text| text.contains(&format!("fn {name}(")))
+        });
         assert!(found, "{quoted} is named in RELIABILITY.md but not found");
         named += 1;
     }

@@ -60,7 +60,8 @@ export async function startServer(extraArgs = []) {
     const onData = (chunk) => {
       output += chunk.toString().replace(ANSI, '');
       const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
-      if (m) {
+      // Files go uncompressed until the server has compressed them.
+      if (m && output.includes('files compressed')) {
         child.stdout.off('data', onData);
         child.stderr.off('data', onData);
         child.stdout.resume();

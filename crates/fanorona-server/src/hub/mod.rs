@@ -22,13 +22,13 @@ use tokio_util::{
 
 use crate::{
     clock,
-    config::Config,
+    config::{Config, Site},
     error::AppError,
-    game::Intent,
+    game::{Action, Game, Intent, Role},
     ids::{GameId, Secret},
     limits::{Held, PerClient},
+    protocol::parse_intent,
     store::{GameRow, Store, StoreError},
-    ws::protocol::Role,
 };
 
 /// The last published state of a game.
@@ -40,6 +40,20 @@ pub struct Snapshot {
     pub open_since: Option<i64>,
     /// The game this one is a rematch of.
     pub rematch_of: Option<GameId>,
+}
+
+/// Reads one client message and plays it for `by` on `game`: the pure part
+/// of handling an intent, with no runtime and no store. A refused message
+/// leaves `game` unchanged.
+///
+/// # Errors
+///
+/// Why the message cannot be read, or why the game refuses it.
+pub fn apply_message(game: &mut Game, by: Color, text: &str) -> Result<Action, AppError> {
+    let intent = parse_intent(text)?;
+    let action = Action { by, intent };
+    game.apply(action)?;
+    Ok(action)
 }
 
 /// Who moves first, as the creator chose.
@@ -288,6 +302,7 @@ impl Drop for Connection {
 struct HubInner {
     store: Arc<dyn Store>,
     config: Arc<Config>,
+    site: Site,
     /// Held only to look up or change a slot, never across an await.
     games: Mutex<HashMap<GameId, Slot>>,
     shutdown: CancellationToken,
@@ -317,6 +332,7 @@ impl Hub {
                 shutdown: CancellationToken::new(),
                 tasks: TaskTracker::new(),
                 sockets: PerClient::new(config.sockets_per_address),
+                site: Site::new(&config),
                 config,
             }),
         }
@@ -335,6 +351,11 @@ impl Hub {
     /// The server's configuration.
     pub fn config(&self) -> &Config {
         &self.inner.config
+    }
+
+    /// What the configuration says about the site, derived once.
+    pub fn site(&self) -> &Site {
+        &self.inner.site
     }
 
     /// Creates and stores a new game.
@@ -402,21 +423,20 @@ impl Hub {
     /// # Errors
     ///
     /// [`AppError::GameNotFound`], or a storage error.
-    pub async fn get(&self, id: &str) -> Result<GameHandle, AppError> {
-        let id: GameId = id.parse().map_err(|_| AppError::GameNotFound)?;
+    pub async fn get(&self, id: &GameId) -> Result<GameHandle, AppError> {
         // A game unloads between two looks only if its task stops meanwhile;
         // a few tries are plenty.
         for _ in 0..4 {
             if self.inner.shutdown.is_cancelled() {
                 return Err(AppError::Unavailable);
             }
-            let slot = match self.lookup(&id) {
+            let slot = match self.lookup(id) {
                 Ok(handle) => return Ok(handle),
                 Err(slot) => slot,
             };
-            let loaded = slot.get_or_try_init(|| self.load(&id)).await;
+            let loaded = slot.get_or_try_init(|| self.load(id)).await;
             if let Err(error) = loaded {
-                self.forget(&id, &slot);
+                self.forget(id, &slot);
                 return Err(error);
             }
         }

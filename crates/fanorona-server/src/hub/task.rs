@@ -13,10 +13,10 @@ use super::{Command, GameHandle, Hub, Invitation, JoinRequest, Joined, Sender, S
 use crate::{
     clock,
     error::AppError,
-    game::{Action, Game, GameError, Intent, Plan},
+    game::{Action, Game, GameError, Intent, Plan, Role},
     ids::{GameId, Secret},
+    protocol::{Live, PlayerView, StateEncoder},
     store::{GameRow, StoreError, StoredGame},
-    ws::protocol::{Live, PlayerView, Role, StateEncoder},
 };
 
 /// How many commands may wait for a game's task: one block of tokio's
@@ -70,7 +70,7 @@ pub(super) fn spawn(hub: Hub, stored: StoredGame) -> Result<GameHandle, AppError
             rematch_of: None,
         })),
     };
-    task.publish();
+    task.publish()?;
     let handle = GameHandle {
         tx,
         state: task.state.subscribe(),
@@ -112,7 +112,7 @@ impl GameTask {
                     None => break,
                 },
                 () = sleep_until(abandon_at.unwrap_or_else(far_future)), if abandon_at.is_some() => {
-                    self.publish();
+                    self.publish_or_stop();
                 }
                 () = sleep(idle) => {
                     if self.hub.unload(&self.row.id, &self.state, &rx) {
@@ -172,7 +172,7 @@ impl GameTask {
         };
         if let Role::Player(color) = role {
             self.presence.get_mut(color).connections += 1;
-            self.publish();
+            self.publish_or_stop();
         }
         Ok(role)
     }
@@ -190,7 +190,7 @@ impl GameTask {
             if p.connections == 0 {
                 p.away_since = Instant::now();
             }
-            self.publish();
+            self.publish_or_stop();
         }
     }
 
@@ -260,7 +260,7 @@ impl GameTask {
             self.game.next_game = Some(id.clone());
             self.row.next_game = Some(id);
         }
-        Ok(self.publish())
+        self.publish()
     }
 
     /// Stores the action of `plan`; a rematch also creates the new game,
@@ -299,7 +299,7 @@ impl GameTask {
                 self.row = row;
                 self.encoder.reset();
                 if changed {
-                    self.publish();
+                    self.publish_or_stop();
                 }
             }
             Err(error) => {
@@ -326,8 +326,11 @@ impl GameTask {
     }
 
     fn expired(&self) -> bool {
-        let ttl = i64::try_from(self.hub.config().invite_ttl.as_secs()).unwrap_or(i64::MAX);
-        !self.both_joined() && clock::unix_seconds().saturating_sub(self.row.created_at) >= ttl
+        !self.both_joined()
+            && self
+                .hub
+                .site()
+                .invitation_expired(self.row.created_at, clock::unix_seconds())
     }
 
     /// The seat free for a joiner, if any.
@@ -384,12 +387,21 @@ impl GameTask {
         }
         *self.row.seats.get_mut(color) = Some(hash);
         tracing::info!(game = %self.row.id, "seat taken");
-        self.publish();
+        self.publish()?;
         Ok(Joined::Seated(color, secret))
     }
 
-    /// Encodes the state once and hands it to every watcher.
-    fn publish(&mut self) -> Utf8Bytes {
+    /// [`GameTask::publish`] where nobody waits for an answer: a failure
+    /// is logged there, and the task stops.
+    fn publish_or_stop(&mut self) {
+        let _logged = self.publish();
+    }
+
+    /// Encodes the state once and hands it to every watcher. A state that
+    /// cannot be encoded (a bug) is logged and not published, and the task
+    /// stops (the next visitor loads the game again); the request that
+    /// caused it gets [`AppError::Unavailable`].
+    fn publish(&mut self) -> Result<Utf8Bytes, AppError> {
         self.version += 1;
         let abandoned = self.abandoned();
         self.shown_abandoned = abandoned;
@@ -403,14 +415,21 @@ impl GameTask {
             players,
             abandoned,
         };
-        let json = Utf8Bytes::from(self.encoder.encode(&self.game, live));
+        let json = match self.encoder.encode(&self.game, live) {
+            Ok(text) => Utf8Bytes::from(text),
+            Err(error) => {
+                tracing::error!(game = %self.row.id, %error, "state not published");
+                self.stale = true;
+                return Err(AppError::Unavailable);
+            }
+        };
         let snapshot = Snapshot {
             json: json.clone(),
             open_since: (!self.both_joined()).then_some(self.row.created_at),
             rematch_of: self.row.rematch_of.clone(),
         };
         self.state.send_replace(Arc::new(snapshot));
-        json
+        Ok(json)
     }
 }
 

@@ -2,7 +2,7 @@
 
 use axum::{
     body::Bytes,
-    extract::{FromRequest, Path, Request, State},
+    extract::{FromRequest, Request, State},
     http::{header, HeaderMap, StatusCode},
     response::{IntoResponse, Response},
     Json,
@@ -12,12 +12,13 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 use crate::{
     error::AppError,
+    extract::GamePath,
     hub::{First, Hub, Joined, Sender},
     ids::{GameId, JoinKey, Secret},
     limits::{ClientAddr, MAX_BODY},
+    protocol::{parse_intent, ProtocolError},
     seat,
     state::AppState,
-    ws::protocol::{parse_intent, ProtocolError},
 };
 
 /// A JSON body whose rejection is an [`AppError`]; its headers are checked
@@ -106,16 +107,17 @@ pub(super) async fn create_game(
 ) -> Result<(StatusCode, CookieJar, Json<CreatedView>), AppError> {
     state.limits.create(client)?;
     let created = state.hub.create(req.first, req.position.as_deref()).await?;
-    let origin = state.config.origin();
+    let site = state.hub.site();
+    let origin = &site.origin;
     let view = CreatedView {
         color: created.color.name(),
         seat: created.seat.expose().to_owned(),
-        seat_link: seat::seat_link(&origin, &created.id, &created.seat),
-        invite_link: seat::invite_link(&origin, &created.id, &created.invite),
-        spectator_link: seat::spectator_link(&origin, &created.id),
+        seat_link: seat::seat_link(origin, &created.id, &created.seat),
+        invite_link: seat::invite_link(origin, &created.id, &created.invite),
+        spectator_link: seat::spectator_link(origin, &created.id),
         game_id: created.id.clone(),
     };
-    let jar = jar.add(seat::cookie(&created.id, &created.seat, is_https(&origin)));
+    let jar = jar.add(seat::cookie(&created.id, &created.seat, site.https));
     Ok((StatusCode::CREATED, jar, Json(view)))
 }
 
@@ -143,7 +145,7 @@ pub(super) struct JoinedView {
 /// spectator. The seat cookie is set whenever the seat is the caller's by
 /// this request alone (taken now, or found by the key).
 pub(super) async fn join_game(
-    Path(id): Path<String>,
+    game: Result<GamePath, AppError>,
     State(state): State<AppState>,
     ClientAddr(client): ClientAddr,
     jar: CookieJar,
@@ -151,8 +153,10 @@ pub(super) async fn join_game(
     Body(req): Body<JoinGame>,
 ) -> Result<(CookieJar, Json<JoinedView>), AppError> {
     state.limits.intent(client)?;
-    let (id, joined) = join(&state.hub, &id, &req, &jar, &headers).await?;
-    let origin = state.config.origin();
+    let GamePath(id) = game?;
+    let joined = join(&state.hub, &id, &req, &jar, &headers).await?;
+    let site = state.hub.site();
+    let origin = &site.origin;
     let (role, secret) = match &joined {
         Joined::Already(color, secret)
         | Joined::Seated(color, secret)
@@ -161,14 +165,14 @@ pub(super) async fn join_game(
     };
     let jar = match &joined {
         Joined::Seated(_, secret) | Joined::Again(_, secret) => {
-            jar.add(seat::cookie(&id, secret, is_https(&origin)))
+            jar.add(seat::cookie(&id, secret, site.https))
         }
         _ => jar,
     };
     let view = JoinedView {
         role,
         seat: secret.map(|s| s.expose().to_owned()),
-        seat_link: secret.map(|s| seat::seat_link(&origin, &id, s)),
+        seat_link: secret.map(|s| seat::seat_link(origin, &id, s)),
         game_id: id,
     };
     Ok((jar, Json(view)))
@@ -178,21 +182,16 @@ pub(super) async fn join_game(
 /// request's credentials (bearer header or seat cookie) and join key.
 async fn join(
     hub: &Hub,
-    id: &str,
+    id: &GameId,
     req: &JoinGame,
     jar: &CookieJar,
     headers: &HeaderMap,
-) -> Result<(GameId, Joined), AppError> {
+) -> Result<Joined, AppError> {
     let handle = hub.get(id).await?;
-    let id: GameId = id.parse().map_err(|_| AppError::GameNotFound)?;
     let invite: Secret = req.invite.parse().map_err(|_| AppError::WrongInvite)?;
-    let holder = holder(&id, jar, headers)?;
-    let keyed = req
-        .key
-        .as_ref()
-        .map(|key| Secret::derive(&id, &invite, key));
-    let joined = handle.join(invite, holder, keyed).await?;
-    Ok((id, joined))
+    let holder = holder(id, jar, headers)?;
+    let keyed = req.key.as_ref().map(|key| Secret::derive(id, &invite, key));
+    handle.join(invite, holder, keyed).await
 }
 
 /// The seat secret a request presents for game `id`: its bearer header,
@@ -211,7 +210,7 @@ pub(super) fn holder(
 
 /// `GET /api/games/{id}`: the state message, as every watcher gets it.
 pub(super) async fn get_state(
-    Path(id): Path<String>,
+    GamePath(id): GamePath,
     State(hub): State<Hub>,
 ) -> Result<Response, AppError> {
     let handle = hub.get(&id).await?;
@@ -222,13 +221,14 @@ pub(super) async fn get_state(
 /// WebSocket) for the seat in the `Authorization: Bearer` header; answers
 /// with the new state.
 pub(super) async fn post_intent(
-    Path(id): Path<String>,
+    game: Result<GamePath, AppError>,
     State(state): State<AppState>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     JsonBytes(body): JsonBytes,
 ) -> Result<Response, AppError> {
     state.limits.intent(client)?;
+    let GamePath(id) = game?;
     let handle = state.hub.get(&id).await?;
     let text = std::str::from_utf8(&body).map_err(|_| ProtocolError::BadJson)?;
     let intent = parse_intent(text)?;
@@ -239,8 +239,4 @@ pub(super) async fn post_intent(
 
 fn json_bytes(body: String) -> Response {
     ([(header::CONTENT_TYPE, "application/json")], body).into_response()
-}
-
-fn is_https(origin: &str) -> bool {
-    origin.starts_with("https://")
 }

@@ -6,7 +6,10 @@ use std::{
     borrow::Cow,
     collections::HashMap,
     io::Write,
-    sync::{Arc, LazyLock, Mutex, OnceLock, PoisonError},
+    sync::{
+        atomic::{AtomicBool, Ordering},
+        Arc, LazyLock, Mutex, OnceLock, PoisonError,
+    },
 };
 
 use axum::{
@@ -15,6 +18,7 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use rust_embed::{EmbeddedFile, RustEmbed};
+use tokio::sync::watch;
 
 use super::template::Message;
 
@@ -213,8 +217,12 @@ fn accepted(headers: &HeaderMap) -> Vec<Coding> {
     codings.into_iter().map(|(c, _)| c).collect()
 }
 
-/// The body to send for `file`: the first coding `headers` accept that the
-/// file has, else the plain bytes.
+/// The body to send for `file`: the first coding `headers` accept whose
+/// compressed copy is ready, else the plain bytes. A request never waits
+/// for compression (brotli at its best quality takes up to tens of
+/// milliseconds a file, on an async worker): until the start-up task
+/// ([`compress_all`]) has made the copies, the file goes as it is, and a
+/// file it has not reached yet is compressed on a blocking thread.
 fn encode(file: &EmbeddedFile, headers: &HeaderMap) -> (Coding, Bytes) {
     if !compressible(file) {
         return (Coding::Identity, plain(file));
@@ -224,11 +232,42 @@ fn encode(file: &EmbeddedFile, headers: &HeaderMap) -> (Coding, Bytes) {
         if coding == Coding::Identity {
             break;
         }
-        if let Some(body) = forms.get(coding, &file.data) {
+        if let Some(body) = forms.ready(coding) {
             return (coding, body);
         }
     }
+    if !forms.complete() {
+        compress_later(forms, file.data.clone());
+    }
     (Coding::Identity, plain(file))
+}
+
+/// Makes the compressed copies of `data` on a thread that may block, once
+/// per file, unless no runtime runs.
+fn compress_later(forms: Arc<Forms>, data: Cow<'static, [u8]>) {
+    if forms.started.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        forms.started.store(false, Ordering::Release);
+        return;
+    };
+    runtime.spawn_blocking(move || {
+        for coding in [Coding::Brotli, Coding::Gzip] {
+            forms.get(coding, &data);
+        }
+    });
+}
+
+/// Set once [`compress_all`] has made every copy.
+static COMPRESSED: LazyLock<watch::Sender<bool>> = LazyLock::new(|| watch::Sender::new(false));
+
+/// Completes once [`compress_all`] has finished: from then on, every
+/// embedded file goes compressed to a client that takes it.
+pub async fn compressed() {
+    let mut ready = COMPRESSED.subscribe();
+    // The sender is a static, never dropped: waiting cannot fail.
+    let _never_closed = ready.wait_for(|done| *done).await;
 }
 
 /// The body to send for `data`, made for one request: compressed now, in
@@ -259,9 +298,9 @@ fn encode_now(data: &Bytes, headers: &HeaderMap) -> (Coding, Bytes) {
 /// 171 bytes more but takes 7.4 ms, and quality 11 1,920 bytes in 48 ms.
 const QUICK_BROTLI: i32 = 4;
 
-/// Compresses every embedded file of `E` in every coding now, so that no
-/// request waits for it (brotli at its best quality takes up to tens of
-/// milliseconds a file). Blocks: run it off the async workers.
+/// Compresses every embedded file of `E` in every coding now; requests
+/// get the plain files until then (see [`compressed`]). Blocks: run it off
+/// the async workers.
 pub fn compress_all<E: RustEmbed>() {
     for name in E::iter() {
         let Some(file) = E::get(&name) else {
@@ -274,6 +313,7 @@ pub fn compress_all<E: RustEmbed>() {
             }
         }
     }
+    COMPRESSED.send_replace(true);
 }
 
 /// The file's own bytes, without a copy when they are embedded.
@@ -295,17 +335,34 @@ fn compressible(file: &EmbeddedFile) -> bool {
     text && file.data.len() >= MIN_COMPRESSED_SIZE
 }
 
-/// The compressed bodies of one file, each made the first time it is
-/// asked for and kept for the life of the process; `None` when that
-/// coding does not make the file smaller.
+/// The compressed bodies of one file, made once off the async workers and
+/// kept for the life of the process; `None` when that coding does not
+/// make the file smaller.
 #[derive(Debug, Default)]
 struct Forms {
     brotli: OnceLock<Option<Bytes>>,
     gzip: OnceLock<Option<Bytes>>,
+    /// A blocking task making them has been started by a request.
+    started: AtomicBool,
 }
 
 impl Forms {
-    /// The body of `data` in `coding`, compressing it on first use.
+    /// The body in `coding` if it has been made and is smaller; never
+    /// compresses.
+    fn ready(&self, coding: Coding) -> Option<Bytes> {
+        match coding {
+            Coding::Brotli => self.brotli.get().cloned().flatten(),
+            Coding::Gzip => self.gzip.get().cloned().flatten(),
+            Coding::Identity => None,
+        }
+    }
+
+    /// Whether every coding has been tried.
+    fn complete(&self) -> bool {
+        self.brotli.get().is_some() && self.gzip.get().is_some()
+    }
+
+    /// The body of `data` in `coding`, compressing it on first use: blocks.
     fn get(&self, coding: Coding, data: &[u8]) -> Option<Bytes> {
         let (cell, compress): (_, Compressor) = match coding {
             Coding::Brotli => (&self.brotli, brotli_best),
@@ -491,6 +548,8 @@ mod tests {
 
     #[test]
     fn tiny_files_and_images_are_not_compressed() {
+        // Files go plain until compressed at start: compress them first.
+        compress_all::<Web>();
         let any = accept("gzip, br");
         let tiny = get("/css/site.css", &any);
         assert!(!tiny.headers().contains_key(header::CONTENT_ENCODING));

@@ -25,10 +25,10 @@ pub(super) async fn security_headers(
     next: Next,
 ) -> Response {
     let mut response = next.run(request).await;
-    let origin = state.config.origin();
-    let https = origin.starts_with("https://");
+    let site = state.hub.site();
+    let (origin, https) = (&site.origin, site.https);
     let headers = response.headers_mut();
-    if let Ok(csp) = HeaderValue::from_str(&csp_for(&origin)) {
+    if let Ok(csp) = HeaderValue::from_str(&csp_for(origin)) {
         headers.insert(header::CONTENT_SECURITY_POLICY, csp);
     }
     headers.insert(

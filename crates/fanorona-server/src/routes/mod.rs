@@ -19,7 +19,7 @@ use axum::{
 use tower_http::{timeout::TimeoutLayer, trace::TraceLayer};
 
 pub use self::{
-    assets::{compress_all, respond, Web},
+    assets::{compress_all, compressed, respond, Web},
     headers::CSP,
     preview::png as preview_png,
     template::TEMPLATES,

@@ -4,7 +4,7 @@
 //! preview, so a seat is only ever taken by the invitation's POST.
 
 use axum::{
-    extract::{Path, Query, State},
+    extract::{Query, State},
     http::{HeaderMap, StatusCode},
     response::{IntoResponse, Redirect, Response},
 };
@@ -15,6 +15,7 @@ use super::{api, assets, template, template::Message};
 use crate::{
     clock,
     error::AppError,
+    extract::GamePath,
     hub::{GameHandle, Invitation},
     ids::{GameId, Secret},
     seat,
@@ -38,44 +39,48 @@ pub(super) struct GameQuery {
 /// address bar. An invitation link shows the invitation while its seat is
 /// free, and redirects to the game otherwise; it never takes the seat.
 pub(super) async fn game(
-    Path(id): Path<String>,
+    game: Result<GamePath, AppError>,
     Query(query): Query<GameQuery>,
     State(state): State<AppState>,
     jar: CookieJar,
     headers: HeaderMap,
 ) -> Response {
-    match game_page(&id, query, &state, jar, &headers).await {
+    let page = match game {
+        Ok(GamePath(id)) => game_page(&id, query, &state, jar, &headers).await,
+        Err(error) => Err(error),
+    };
+    match page {
         Ok(response) => response,
         Err(error) => message_page(&error, &headers),
     }
 }
 
 async fn game_page(
-    id: &str,
+    game_id: &GameId,
     query: GameQuery,
     state: &AppState,
     jar: CookieJar,
     headers: &HeaderMap,
 ) -> Result<Response, AppError> {
-    let handle = state.hub.get(id).await?;
-    let game_id: GameId = id.parse().map_err(|_| AppError::GameNotFound)?;
-    let secure = state.config.origin().starts_with("https://");
+    let handle = state.hub.get(game_id).await?;
+    let site = state.hub.site();
+    let secure = site.https;
     let back = Redirect::to(&format!("/g/{game_id}"));
     if expired(&handle, state) {
         return Err(AppError::InvitationExpired);
     }
     if let Some(secret) = query.seat.and_then(|s| s.parse::<Secret>().ok()) {
         let jar = match handle.identify(secret.clone()).await? {
-            Some(_) => jar.add(seat::cookie(&game_id, &secret, secure)),
+            Some(_) => jar.add(seat::cookie(game_id, &secret, secure)),
             None => jar,
         };
         return Ok((jar, back).into_response());
     }
     if let Some(invite) = query.invite {
-        return invitation_page(&handle, &game_id, &invite, state, &jar, headers).await;
+        return invitation_page(&handle, game_id, &invite, state, &jar, headers).await;
     }
-    let jar = carry_rematch_seat(jar, &handle, &game_id, secure).await;
-    let page = template::game_page(&state.config.origin(), &game_id);
+    let jar = carry_rematch_seat(jar, &handle, game_id, secure).await;
+    let page = template::game_page(&site.origin, game_id);
     Ok((jar, rendered(page, headers)).into_response())
 }
 
@@ -96,7 +101,7 @@ async fn invitation_page(
     };
     Ok(match open {
         Invitation::Open(seat) => rendered(
-            template::invite_page(&state.config.origin(), id, seat),
+            template::invite_page(&state.hub.site().origin, id, seat),
             headers,
         ),
         Invitation::Holder(_) | Invitation::Closed => {
@@ -116,11 +121,11 @@ fn rendered(page: Option<String>, headers: &HeaderMap) -> Response {
 
 /// Whether nobody joined the game within the invitation's lifetime.
 fn expired(handle: &GameHandle, state: &AppState) -> bool {
-    let ttl = i64::try_from(state.config.invite_ttl.as_secs()).unwrap_or(i64::MAX);
+    let now = clock::unix_seconds();
     handle
         .snapshot()
         .open_since
-        .is_some_and(|t| clock::unix_seconds().saturating_sub(t) >= ttl)
+        .is_some_and(|t| state.hub.site().invitation_expired(t, now))
 }
 
 /// In a rematch, the seat cookie of the previous game also holds this one.

@@ -14,7 +14,7 @@ use fanorona::{Color, Turn};
 
 pub use self::sqlite::{backup, check, Backup, Checked, SqliteStore, CHECK_LIMIT};
 use crate::{
-    game::{Action, Intent},
+    game::{Action, Intent, IntentKind},
     ids::{GameId, SecretHash},
 };
 
@@ -188,15 +188,12 @@ fn encode_action(action: &Action) -> (&'static str, Option<String>) {
 /// Reads an action back from its stored columns.
 fn decode_action(player: &str, kind: &str, step: Option<&str>) -> Result<Action, StoreError> {
     let by = parse_color(player)?;
-    let intent = match (kind, step) {
-        ("step", Some(text)) => decode_step(text)?,
-        ("end_turn", _) => Intent::EndTurn,
-        ("resign", _) => Intent::Resign,
-        ("offer_draw", _) => Intent::OfferDraw,
-        ("accept_draw", _) => Intent::AcceptDraw,
-        ("decline_draw", _) => Intent::DeclineDraw,
-        ("claim_victory", _) => Intent::ClaimVictory,
-        ("rematch", _) => Intent::Rematch,
+    let intent = match (
+        IntentKind::from_name(kind).map(Intent::without_fields),
+        step,
+    ) {
+        (Some(Some(intent)), _) => intent,
+        (Some(None), Some(text)) => decode_step(text)?,
         _ => return Err(corrupt(format!("bad action {kind:?}"))),
     };
     Ok(Action { by, intent })
@@ -253,6 +250,7 @@ mod tests {
             assert_eq!(back, action);
         }
         assert!(decode_action("black", "fly", None).is_err());
+        assert!(decode_action("black", "step", None).is_err());
         assert!(decode_action("pink", "resign", None).is_err());
     }
 }

@@ -5,15 +5,13 @@
 //! game publishes (skipping stale ones when it is slow), and an `error` for
 //! each of its own refused messages.
 
-pub mod protocol;
-
 use std::ops::ControlFlow;
 
 use axum::{
     body::Bytes,
     extract::{
         ws::{close_code, CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade},
-        Path, State,
+        State,
     },
     http::{header, HeaderMap, HeaderValue},
     response::Response,
@@ -22,12 +20,14 @@ use axum_extra::extract::CookieJar;
 use governor::DefaultDirectRateLimiter;
 use tokio::time::{sleep_until, timeout_at, Instant};
 
-use self::protocol::{parse_intent, Role, ServerMsg};
 use crate::{
     error::AppError,
+    extract::GamePath,
+    game::Role,
     hub::{Connection, GameHandle, Sender},
     ids::{GameId, Secret},
     limits::ClientAddr,
+    protocol::{parse_intent, ServerMsg},
     seat,
     state::AppState,
 };
@@ -40,7 +40,7 @@ const READ_BUFFER: usize = 2 * 1024;
 
 /// The largest message a client may send; a larger one closes the socket
 /// with 1009 "message too large".
-pub const MAX_MESSAGE: usize = 4 * 1024;
+pub(crate) const MAX_MESSAGE: usize = 4 * 1024;
 
 /// The largest frame the transport reads at all; past it the connection is
 /// dropped without reading further.
@@ -48,21 +48,20 @@ const MAX_FRAME: usize = 16 * 1024;
 
 /// Upgrades to a WebSocket for game `id`. The connection is counted before
 /// the upgrade, so a client over its limit gets a plain 429.
-pub async fn upgrade(
+pub(crate) async fn upgrade(
     ws: WebSocketUpgrade,
-    Path(id): Path<String>,
+    GamePath(id): GamePath,
     State(state): State<AppState>,
     ClientAddr(client): ClientAddr,
     jar: CookieJar,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
     let handle = state.hub.get(&id).await?;
-    let id: GameId = id.parse().map_err(|_| AppError::GameNotFound)?;
     let secret = credentials(&jar, &headers, &id, &handle)?
         .filter(|_| same_origin(&headers, state.config.public_url.as_deref()));
     let link = secret
         .as_ref()
-        .map(|s| seat::seat_link(&state.config.origin(), &id, s));
+        .map(|s| seat::seat_link(&state.hub.site().origin, &id, s));
     let connection = handle.connect(secret, client).await?;
     Ok(ws
         .read_buffer_size(READ_BUFFER)
@@ -234,7 +233,7 @@ impl Socket<'_> {
 }
 
 /// The close code sent when the server stops: 1012, "service restart".
-pub const CLOSE_RESTARTING: u16 = 1012;
+pub(crate) const CLOSE_RESTARTING: u16 = 1012;
 
 /// The close frame that answers a frame the transport could not read
 /// (RFC 6455 section 7.4.1): 1007 for a text message that is not UTF-8,

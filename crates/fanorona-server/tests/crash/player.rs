@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use fanorona::Color;
-use fanorona_server::{game::Intent, ws::protocol::parse_intent};
+use fanorona_server::{game::Intent, protocol::parse_intent};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio::{net::TcpStream, sync::watch};

@@ -4,47 +4,21 @@
 
 use std::{borrow::Cow, collections::HashSet, fmt};
 
-use fanorona::{Color, Square, StepKind};
+use fanorona::{Square, StepKind};
 use serde::{
-    de::{self, DeserializeOwned, IgnoredAny, IntoDeserializer, MapAccess, Visitor},
-    Deserialize, Deserializer, Serialize, Serializer,
+    de::{self, DeserializeOwned, IgnoredAny, MapAccess, Visitor},
+    Deserialize, Deserializer,
 };
 use serde_json::value::RawValue;
 
+mod json;
 mod state;
 
-pub use self::state::{encode_state, Live, PlayerView, StateEncoder};
+pub use self::state::{encode_state, EncodeError, Live, PlayerView, StateEncoder};
 use crate::{
-    error::AppError,
-    game::{Action, Game, Intent},
+    game::{Intent, IntentKind, Role},
     ids::GameId,
 };
-
-/// The `"type"` of a client message: the intents a client may send.
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum IntentType {
-    Step,
-    EndTurn,
-    Resign,
-    OfferDraw,
-    AcceptDraw,
-    DeclineDraw,
-    ClaimVictory,
-    Rematch,
-}
-
-/// Every `"type"` a client may send.
-pub const INTENT_TYPES: [&str; 8] = [
-    "step",
-    "end_turn",
-    "resign",
-    "offer_draw",
-    "accept_draw",
-    "decline_draw",
-    "claim_victory",
-    "rematch",
-];
 
 #[derive(Debug, Deserialize)]
 #[serde(try_from = "String")]
@@ -96,6 +70,20 @@ impl ProtocolError {
             ProtocolError::BadMessage { .. } => "bad_message",
         }
     }
+}
+
+/// The protocol's vocabulary as JSON, `{"intents": ["step", ...]}`: what
+/// `fanorona-server protocol` prints, for the web client's test.
+pub fn describe() -> String {
+    let mut out = String::from("{\"intents\":[");
+    for (i, kind) in IntentKind::ALL.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        json::push_str(&mut out, kind.name());
+    }
+    out.push_str("]}");
+    out
 }
 
 /// Reads one client message into an [`Intent`].
@@ -207,9 +195,7 @@ impl Fields<'_> {
         let Some(name) = string(raw) else {
             return Err(ProtocolError::UnknownType(raw.get().to_owned()));
         };
-        let de: de::value::StrDeserializer<'_, de::value::Error> =
-            name.as_ref().into_deserializer();
-        let Ok(intent_type) = IntentType::deserialize(de) else {
+        let Some(kind) = IntentKind::from_name(&name) else {
             return Err(ProtocolError::UnknownType(name.into_owned()));
         };
         if let Some(key) = &self.repeated {
@@ -218,23 +204,22 @@ impl Fields<'_> {
                 detail: format!("the key {key:?} appears more than once"),
             });
         }
-        Ok(match intent_type {
-            IntentType::Step => Intent::Step {
-                from: field::<WireSquare>(&name, "from", self.from)?.0,
-                to: field::<WireSquare>(&name, "to", self.to)?.0,
-                kind: match field(&name, "kind", self.kind)? {
-                    WireKind::Paika => StepKind::Paika,
-                    WireKind::Approach => StepKind::Approach,
-                    WireKind::Withdrawal => StepKind::Withdrawal,
-                },
+        match Intent::without_fields(kind) {
+            Some(intent) => Ok(intent),
+            None => self.step(&name),
+        }
+    }
+
+    /// The step the fields spell: the one intent with fields.
+    fn step(&self, name: &str) -> Result<Intent, ProtocolError> {
+        Ok(Intent::Step {
+            from: field::<WireSquare>(name, "from", self.from)?.0,
+            to: field::<WireSquare>(name, "to", self.to)?.0,
+            kind: match field(name, "kind", self.kind)? {
+                WireKind::Paika => StepKind::Paika,
+                WireKind::Approach => StepKind::Approach,
+                WireKind::Withdrawal => StepKind::Withdrawal,
             },
-            IntentType::EndTurn => Intent::EndTurn,
-            IntentType::Resign => Intent::Resign,
-            IntentType::OfferDraw => Intent::OfferDraw,
-            IntentType::AcceptDraw => Intent::AcceptDraw,
-            IntentType::DeclineDraw => Intent::DeclineDraw,
-            IntentType::ClaimVictory => Intent::ClaimVictory,
-            IntentType::Rematch => Intent::Rematch,
         })
     }
 }
@@ -271,48 +256,8 @@ fn field<T: DeserializeOwned>(
     })
 }
 
-/// Reads one client message and plays it for `by` on `game`: the pure part
-/// of handling an intent, with no runtime and no store. A refused message
-/// leaves `game` unchanged.
-///
-/// # Errors
-///
-/// Why the message cannot be read, or why the game refuses it.
-pub fn apply_message(game: &mut Game, by: Color, text: &str) -> Result<Action, AppError> {
-    let intent = parse_intent(text)?;
-    let action = Action { by, intent };
-    game.apply(action)?;
-    Ok(action)
-}
-
-/// Who a connection is: one of the players, or a spectator.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Role {
-    /// The player of this colour.
-    Player(Color),
-    /// Someone watching.
-    Spectator,
-}
-
-impl Role {
-    /// `"white"`, `"black"` or `"spectator"`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Role::Player(c) => c.name(),
-            Role::Spectator => "spectator",
-        }
-    }
-}
-
-impl Serialize for Role {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.name())
-    }
-}
-
 /// The messages the server sends besides the state.
-#[derive(Debug, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[derive(Debug)]
 pub enum ServerMsg<'a> {
     /// First message on a socket: who this connection is.
     Welcome {
@@ -334,15 +279,84 @@ pub enum ServerMsg<'a> {
 }
 
 impl ServerMsg<'_> {
-    /// The message as JSON text.
+    /// The message as JSON text, written by hand into a `String`: every
+    /// field is a string or `null`, so nothing can fail.
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|_| String::from("{\"type\":\"error\"}"))
+        let mut out = String::with_capacity(128);
+        match self {
+            ServerMsg::Welcome {
+                game_id,
+                role,
+                seat_link,
+            } => {
+                out.push_str("{\"type\":\"welcome\",\"game_id\":");
+                json::push_str(&mut out, game_id.as_str());
+                out.push_str(",\"role\":");
+                json::push_str(&mut out, role.name());
+                out.push_str(",\"seat_link\":");
+                json::push_opt_str(&mut out, seat_link.as_deref());
+            }
+            ServerMsg::Error { code, message } => {
+                out.push_str("{\"type\":\"error\",\"code\":");
+                json::push_str(&mut out, code);
+                out.push_str(",\"message\":");
+                json::push_str(&mut out, message);
+            }
+        }
+        out.push('}');
+        out
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use fanorona::Color;
+    use serde_json::json;
+
     use super::*;
+
+    #[test]
+    fn server_messages_are_the_documented_json() {
+        let id: GameId = "abcdefghij".parse().expect("an id");
+        let read = |msg: ServerMsg<'_>| {
+            serde_json::from_str::<serde_json::Value>(&msg.to_json()).expect("JSON")
+        };
+        let link = "https://x.example/g/abcdefghij?seat=\"quoted\"\n".to_owned();
+        let welcome = ServerMsg::Welcome {
+            game_id: &id,
+            role: Role::Player(Color::Black),
+            seat_link: Some(link.clone()),
+        };
+        assert_eq!(
+            read(welcome),
+            json!({"type": "welcome", "game_id": "abcdefghij", "role": "black", "seat_link": link})
+        );
+        let spectator = ServerMsg::Welcome {
+            game_id: &id,
+            role: Role::Spectator,
+            seat_link: None,
+        };
+        assert_eq!(
+            read(spectator),
+            json!({"type": "welcome", "game_id": "abcdefghij", "role": "spectator", "seat_link": null})
+        );
+        let error = ServerMsg::Error {
+            code: "bad_message",
+            message: "bad step message: \"z9\" is not a point\t\u{1}".into(),
+        };
+        assert_eq!(
+            read(error),
+            json!({"type": "error", "code": "bad_message",
+                   "message": "bad step message: \"z9\" is not a point\t\u{1}"})
+        );
+    }
+
+    #[test]
+    fn the_description_lists_every_intent() {
+        let value: serde_json::Value = serde_json::from_str(&describe()).expect("JSON");
+        let names: Vec<&str> = IntentKind::ALL.iter().map(|k| k.name()).collect();
+        assert_eq!(value, json!({ "intents": names }));
+    }
 
     #[test]
     fn intents_parse_from_their_documented_json() {

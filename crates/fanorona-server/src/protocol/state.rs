@@ -163,52 +163,52 @@ impl StateEncoder {
     }
 
     /// The state message of `game` as JSON text.
-    pub fn encode(&mut self, game: &Game, live: Live<'_>) -> String {
-        self.catch_up(game);
+    ///
+    /// # Errors
+    ///
+    /// [`EncodeError`] when a part cannot be written as JSON: a bug, never
+    /// an empty message.
+    pub fn encode(&mut self, game: &Game, live: Live<'_>) -> Result<String, EncodeError> {
+        self.catch_up(game)?;
         let Some((_, start)) = &self.start else {
-            return String::new();
+            return Err(EncodeError("no start position".into()));
         };
         let mut out = Vec::with_capacity(self.last_len + 64);
-        let written = serde_json::to_writer(&mut out, &head(game, live, start)).and_then(|()| {
-            out.pop();
-            out.extend_from_slice(b",\"legal_steps\":[");
-            if game.result.is_none() {
-                write_legal_steps(&mut out, &game.position);
-            }
-            out.extend_from_slice(b"],\"can_end_turn\":");
-            let can_end_turn = game.result.is_none() && game.position.can_end_turn();
-            out.extend_from_slice(if can_end_turn { b"true" } else { b"false" });
-            out.extend_from_slice(b",\"moves\":[");
-            out.extend_from_slice(self.moves.as_bytes());
-            out.extend_from_slice(b"],\"captures\":[");
-            out.extend_from_slice(self.captures.as_bytes());
-            out.extend_from_slice(b"],");
-            let at = out.len();
-            serde_json::to_writer(&mut out, &tail(game, live))?;
-            out.remove(at);
-            Ok(())
-        });
-        let text = written
-            .ok()
-            .and_then(|()| String::from_utf8(out).ok())
-            .unwrap_or_default();
+        serde_json::to_writer(&mut out, &head(game, live, start))?;
+        out.pop();
+        out.extend_from_slice(b",\"legal_steps\":[");
+        if game.result.is_none() {
+            write_legal_steps(&mut out, &game.position);
+        }
+        out.extend_from_slice(b"],\"can_end_turn\":");
+        let can_end_turn = game.result.is_none() && game.position.can_end_turn();
+        out.extend_from_slice(if can_end_turn { b"true" } else { b"false" });
+        out.extend_from_slice(b",\"moves\":[");
+        out.extend_from_slice(self.moves.as_bytes());
+        out.extend_from_slice(b"],\"captures\":[");
+        out.extend_from_slice(self.captures.as_bytes());
+        out.extend_from_slice(b"],");
+        let at = out.len();
+        serde_json::to_writer(&mut out, &tail(game, live))?;
+        out.remove(at);
+        let text = String::from_utf8(out)?;
         self.last_len = text.len();
-        text
+        Ok(text)
     }
 
     /// Brings the kept start text and moves up to date with `game`.
-    fn catch_up(&mut self, game: &Game) {
+    fn catch_up(&mut self, game: &Game) -> Result<(), EncodeError> {
         let same_start = matches!(&self.start, Some((start, _)) if *start == game.start);
         if !same_start || game.moves.len() < self.encoded {
             self.reset();
-            let text = serde_json::value::to_raw_value(&game.start.to_string());
-            self.start = text.ok().map(|text| (game.start, text));
+            let text = serde_json::value::to_raw_value(&game.start.to_string())?;
+            self.start = Some((game.start, text));
         }
         for turn in game.moves.iter().skip(self.encoded) {
             if !self.moves.is_empty() {
                 self.moves.push(',');
             }
-            let quoted = serde_json::to_string(turn).unwrap_or_else(|_| String::from("\"\""));
+            let quoted = serde_json::to_string(turn)?;
             self.moves.push_str(&quoted);
         }
         for taken in game.captures.iter().skip(self.encoded) {
@@ -220,13 +220,37 @@ impl StateEncoder {
             self.captures.push('"');
         }
         self.encoded = game.moves.len();
+        Ok(())
     }
 }
 
 /// Encodes the state message of `game` from scratch; a game's task keeps a
 /// [`StateEncoder`] instead, which encodes the same text for less.
-pub fn encode_state(game: &Game, live: Live<'_>) -> String {
+///
+/// # Errors
+///
+/// As [`StateEncoder::encode`].
+pub fn encode_state(game: &Game, live: Live<'_>) -> Result<String, EncodeError> {
     StateEncoder::default().encode(game, live)
+}
+
+/// A state the encoder could not write as JSON. No part of a state should
+/// ever fail to encode; if one does, the game's task logs it and publishes
+/// nothing, rather than send an empty or partial message to every socket.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot encode the state: {0}")]
+pub struct EncodeError(String);
+
+impl From<serde_json::Error> for EncodeError {
+    fn from(error: serde_json::Error) -> EncodeError {
+        EncodeError(error.to_string())
+    }
+}
+
+impl From<std::string::FromUtf8Error> for EncodeError {
+    fn from(error: std::string::FromUtf8Error) -> EncodeError {
+        EncodeError(error.to_string())
+    }
 }
 
 fn head<'a>(game: &'a Game, live: Live<'a>, start: &'a RawValue) -> Head<'a> {
@@ -384,8 +408,8 @@ mod tests {
         let mut game = Game::new(Position::start());
         let mut encoder = StateEncoder::default();
         for n in 0..400_usize {
-            let kept = encoder.encode(&game, live);
-            assert_eq!(kept, encode_state(&game, live));
+            let kept = encoder.encode(&game, live).expect("encodes");
+            assert_eq!(kept, encode_state(&game, live).expect("encodes"));
             let value: serde_json::Value = serde_json::from_str(&kept).unwrap_or_default();
             assert_eq!(value["moves"], serde_json::json!(game.moves));
             let captures: Vec<String> = game
