@@ -37,9 +37,9 @@ pub struct Snapshot {
     /// The state message, encoded once.
     pub json: Utf8Bytes,
     /// When the game was created, while a seat is still free.
-    pub open_since: Option<i64>,
+    pub(crate) open_since: Option<i64>,
     /// The game this one is a rematch of.
-    pub rematch_of: Option<GameId>,
+    pub(crate) rematch_of: Option<GameId>,
 }
 
 /// Reads one client message and plays it for `by` on `game`: the pure part
@@ -83,7 +83,7 @@ pub struct Created {
 
 /// What opening an invitation gave.
 #[derive(Debug)]
-pub enum Joined {
+pub(crate) enum Joined {
     /// The visitor already holds this seat (with this secret).
     Already(Color, Secret),
     /// The visitor took the free seat and gets this secret.
@@ -97,7 +97,7 @@ pub enum Joined {
 
 /// What an invitation link leads to, seen without changing anything.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Invitation {
+pub(crate) enum Invitation {
     /// The visitor already holds this seat.
     Holder(Color),
     /// The invitation is this game's, and this seat is free.
@@ -108,7 +108,7 @@ pub enum Invitation {
 
 /// Who sends an intent.
 #[derive(Debug)]
-pub enum Sender {
+pub(crate) enum Sender {
     /// A socket that already knows its role.
     Role(Role),
     /// An HTTP request with these seat credentials, if any.
@@ -159,7 +159,7 @@ impl GameHandle {
 
     /// A receiver of every future state, marked so the current one is seen
     /// first.
-    pub fn subscribe(&self) -> watch::Receiver<Arc<Snapshot>> {
+    pub(crate) fn subscribe(&self) -> watch::Receiver<Arc<Snapshot>> {
         let mut rx = self.state.clone();
         rx.mark_changed();
         rx
@@ -192,7 +192,7 @@ impl GameHandle {
     /// [`AppError::TooManyConnections`] when `client` already holds the
     /// configured number of sockets on this game or on all games;
     /// [`AppError::Unavailable`] when the game's task has stopped.
-    pub async fn connect(
+    pub(crate) async fn connect(
         &self,
         secret: Option<Secret>,
         client: IpAddr,
@@ -218,7 +218,7 @@ impl GameHandle {
     /// # Errors
     ///
     /// [`AppError::Unavailable`] when the game's task has stopped.
-    pub async fn identify(&self, secret: Secret) -> Result<Option<Color>, AppError> {
+    pub(crate) async fn identify(&self, secret: Secret) -> Result<Option<Color>, AppError> {
         self.ask(|tx| Command::Identify(secret, tx)).await
     }
 
@@ -227,7 +227,7 @@ impl GameHandle {
     /// # Errors
     ///
     /// Why the intent is refused; nothing changed then.
-    pub async fn act(&self, by: Sender, intent: Intent) -> Result<Utf8Bytes, AppError> {
+    pub(crate) async fn act(&self, by: Sender, intent: Intent) -> Result<Utf8Bytes, AppError> {
         self.ask(|tx| Command::Act(by, intent, tx)).await?
     }
 
@@ -239,7 +239,7 @@ impl GameHandle {
     /// # Errors
     ///
     /// A wrong or expired invitation.
-    pub async fn join(
+    pub(crate) async fn join(
         &self,
         invite: Secret,
         holder: Option<Secret>,
@@ -262,7 +262,7 @@ impl GameHandle {
     /// # Errors
     ///
     /// [`AppError::Unavailable`] when the game's task has stopped.
-    pub async fn invitation(
+    pub(crate) async fn invitation(
         &self,
         invite: Secret,
         holder: Option<Secret>,
@@ -277,11 +277,11 @@ type Slot = Arc<OnceCell<GameHandle>>;
 
 /// An open connection to a game; dropping it tells the game it is gone.
 #[derive(Debug)]
-pub struct Connection {
+pub(crate) struct Connection {
     /// The game.
-    pub handle: GameHandle,
+    pub(crate) handle: GameHandle,
     /// Who the connection is.
-    pub role: Role,
+    pub(crate) role: Role,
     client: IpAddr,
     _held: Held,
     _running: TaskTrackerToken,
@@ -339,22 +339,22 @@ impl Hub {
     }
 
     /// Cancelled when the server shuts down: game tasks and sockets stop.
-    pub fn shutdown_token(&self) -> CancellationToken {
+    pub(crate) fn shutdown_token(&self) -> CancellationToken {
         self.inner.shutdown.clone()
     }
 
     /// The store games are kept in.
-    pub fn store(&self) -> &dyn Store {
+    pub(crate) fn store(&self) -> &dyn Store {
         self.inner.store.as_ref()
     }
 
     /// The server's configuration.
-    pub fn config(&self) -> &Config {
+    pub(crate) fn config(&self) -> &Config {
         &self.inner.config
     }
 
     /// What the configuration says about the site, derived once.
-    pub fn site(&self) -> &Site {
+    pub(crate) fn site(&self) -> &Site {
         &self.inner.site
     }
 

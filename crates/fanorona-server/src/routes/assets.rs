@@ -46,7 +46,7 @@ pub(super) async fn static_file(uri: Uri, headers: HeaderMap) -> Response {
 /// ending in `/` mean `index.html`, and `/rules` may stand for `rules.html`.
 /// The body is compressed when `Accept-Encoding` allows it, and a matching
 /// `If-None-Match` gets 304.
-pub fn respond<E: RustEmbed>(path: &str, headers: &HeaderMap) -> Response {
+pub(crate) fn respond<E: RustEmbed>(path: &str, headers: &HeaderMap) -> Response {
     let mut name = path.trim_start_matches('/').to_owned();
     if name.is_empty() || name.ends_with('/') {
         name.push_str("index.html");
@@ -262,8 +262,9 @@ fn compress_later(forms: Arc<Forms>, data: Cow<'static, [u8]>) {
 /// Set once [`compress_all`] has made every copy.
 static COMPRESSED: LazyLock<watch::Sender<bool>> = LazyLock::new(|| watch::Sender::new(false));
 
-/// Completes once [`compress_all`] has finished: from then on, every
-/// embedded file goes compressed to a client that takes it.
+/// Completes once the start-up compression (`compress_all`) has finished:
+/// from then on, every embedded file goes compressed to a client that
+/// takes it.
 pub async fn compressed() {
     let mut ready = COMPRESSED.subscribe();
     // The sender is a static, never dropped: waiting cannot fail.
@@ -301,7 +302,7 @@ const QUICK_BROTLI: i32 = 4;
 /// Compresses every embedded file of `E` in every coding now; requests
 /// get the plain files until then (see [`compressed`]). Blocks: run it off
 /// the async workers.
-pub fn compress_all<E: RustEmbed>() {
+pub(crate) fn compress_all<E: RustEmbed>() {
     for name in E::iter() {
         let Some(file) = E::get(&name) else {
             continue;

@@ -11,7 +11,7 @@ use crate::state::AppState;
 
 /// The Content-Security-Policy: only the site's own files, no inline script
 /// or style, no framing, sockets to the site itself.
-pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+pub(crate) const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
      img-src 'self'; font-src 'self'; connect-src 'self'; manifest-src 'self'; \
      base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 

@@ -18,10 +18,9 @@ use axum::{
 };
 use tower_http::{timeout::TimeoutLayer, trace::TraceLayer};
 
+pub(crate) use self::{assets::compress_all, preview::png as preview_png};
 pub use self::{
-    assets::{compress_all, compressed, respond, Web},
-    headers::CSP,
-    preview::png as preview_png,
+    assets::{compressed, Web},
     template::TEMPLATES,
 };
 use crate::{limits::MAX_BODY, state::AppState, ws};
@@ -30,7 +29,7 @@ use crate::{limits::MAX_BODY, state::AppState, ws};
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The whole site: pages, JSON API, WebSocket and embedded assets.
-pub fn router(state: AppState) -> Router {
+pub(crate) fn router(state: AppState) -> Router {
     Router::new()
         .route("/", get(pages::index))
         .route("/g/{id}", get(pages::game))

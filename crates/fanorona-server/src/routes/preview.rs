@@ -29,7 +29,7 @@ static PNG: OnceLock<Option<Bytes>> = OnceLock::new();
 /// The picture as PNG bytes; `None` only if encoding failed. Draws it the
 /// first time (about 10 ms in a debug build): call it off the async workers
 /// when it may not be ready.
-pub fn png() -> Option<Bytes> {
+pub(crate) fn png() -> Option<Bytes> {
     PNG.get_or_init(|| {
         let encoded = draw(&Position::start()).and_then(|p| p.encode_png().ok());
         if encoded.is_none() {
