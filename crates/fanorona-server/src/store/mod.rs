@@ -12,7 +12,8 @@ use std::{path::PathBuf, sync::Arc};
 use async_trait::async_trait;
 use fanorona::{Color, Turn};
 
-pub use self::sqlite::{backup, check, Backup, Checked, SqliteStore, CHECK_LIMIT};
+pub(crate) use self::sqlite::backup;
+pub use self::sqlite::{Backup, SqliteStore};
 use crate::{
     game::{Action, Intent, IntentKind},
     ids::{GameId, SecretHash},
@@ -142,7 +143,8 @@ pub async fn open(url: &str) -> Result<Arc<dyn Store>, StoreError> {
 }
 
 /// Copies the database named by `url` to the new file `target` while the
-/// server may be using it, on a thread that may block; see [`backup`].
+/// server may be using it, on a thread that may block: `VACUUM INTO`,
+/// then a sync and an integrity check of the copy.
 ///
 /// # Errors
 ///

@@ -33,7 +33,8 @@ use fanorona::{ByColor, Color};
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{ffi, Connection, ErrorCode, OpenFlags};
 
-pub use self::file::{backup, check, Backup, Checked, CHECK_LIMIT};
+pub use self::file::Backup;
+pub(crate) use self::file::{backup, check, Checked, CHECK_LIMIT};
 use self::writer::{Write, Writer};
 use super::{corrupt, decode_action, parse_color, GameRow, Store, StoreError, StoredGame};
 use crate::{

@@ -20,11 +20,11 @@ use crate::store::StoreError;
 /// actions (debug build, file in the page cache, on the 2-core development
 /// machine), so only files of gigabytes reach it, and then the server
 /// starts anyway, with a warning, rather than keep visitors waiting.
-pub const CHECK_LIMIT: Duration = Duration::from_secs(5);
+pub(crate) const CHECK_LIMIT: Duration = Duration::from_secs(5);
 
 /// The outcome of [`check`] on a file that is not damaged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Checked {
+pub(crate) enum Checked {
     /// There is no file yet: it will be created.
     Absent,
     /// Every page was read and is consistent.
@@ -40,7 +40,7 @@ pub enum Checked {
 ///
 /// [`StoreError::Damaged`] when the file is damaged; the file's other
 /// errors (unreadable, not a database) as they are.
-pub fn check(path: &Path, limit: Duration) -> Result<Checked, StoreError> {
+pub(crate) fn check(path: &Path, limit: Duration) -> Result<Checked, StoreError> {
     if !path.exists() {
         return Ok(Checked::Absent);
     }
@@ -92,7 +92,7 @@ fn read_only(path: &Path) -> Result<Connection, StoreError> {
     connect(path, Access::Read)
 }
 
-/// What [`backup`] made.
+/// What a backup made (see [`backup_to`](crate::store::backup_to)).
 #[derive(Clone, Debug)]
 pub struct Backup {
     /// The database copied.
@@ -120,7 +120,7 @@ pub struct Backup {
 ///
 /// When `target` exists (it is never overwritten), when `source` is not a
 /// database, or when the copy cannot be written or fails its check.
-pub fn backup(source: &Path, target: &Path) -> Result<Backup, StoreError> {
+pub(crate) fn backup(source: &Path, target: &Path) -> Result<Backup, StoreError> {
     let started = Instant::now();
     if target.exists() {
         return Err(StoreError::Other(
