@@ -1,4 +1,4 @@
-// Entry of the text pages (the rules): translation and board pictures.
+// Entry of the rules page: translation and board pictures.
 
 import { translator, chooseLang, translatePage } from './i18n.js';
 import { drawDiagrams } from './diagram.js';

@@ -53,10 +53,13 @@ test('the front page with all its assets stays under 60 KB compressed', () => {
   assert.ok(total <= 60 * 1024, `front page is ${total} bytes compressed`);
 });
 
-test('the page that explains a link leading nowhere loads nothing that draws a board', () => {
-  const html = readFileSync(new URL('message.html', WEB), 'utf8');
-  const entry = html.match(/<script type="module" src="\/([^"]+)"><\/script>/)[1];
-  assert.deepEqual(moduleGraph(entry).sort(), ['js/i18n.js', 'js/message.js', 'js/messages-en.js']);
+test('the pages without a board load nothing that draws one', () => {
+  for (const page of ['message.html', 'which-rules.html']) {
+    const html = readFileSync(new URL(page, WEB), 'utf8');
+    assert.doesNotMatch(html, /data-position/, `${page} has no board`);
+    const entry = html.match(/<script type="module" src="\/([^"]+)"><\/script>/)[1];
+    assert.deepEqual(moduleGraph(entry).sort(), ['js/i18n.js', 'js/message.js', 'js/messages-en.js'], page);
+  }
 });
 
 // Each page names every module its entry imports, directly or not, as a
