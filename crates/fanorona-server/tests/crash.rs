@@ -21,9 +21,8 @@ use common::{
     process::{spawn_binary, terminate, NO_RATE_LIMITS},
     TestServer,
 };
-use fanorona::{Position, Setup};
 use fanorona_server::{
-    game::{Action, Game},
+    game::Action,
     ids::GameId,
     store::{SqliteStore, Store},
 };
@@ -123,12 +122,7 @@ async fn check_store(database: &str, records: &[Record]) -> Tally {
                 tally.lost += 1;
             }
         }
-        let setup: Setup = stored.row.start_position.parse().unwrap();
-        let mut game = Game::new(Position::from_setup(setup).unwrap());
-        for (n, action) in stored.actions.iter().enumerate() {
-            game.apply(*action)
-                .unwrap_or_else(|e| panic!("{id}: stored action {n} is illegal: {e}"));
-        }
+        common::replay_legally(&stored, &format!("{id}: stored game"));
     }
     tally
 }

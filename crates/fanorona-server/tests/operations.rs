@@ -19,9 +19,7 @@ use common::{
     process::{spawn_binary, terminate, NO_RATE_LIMITS},
     TestServer, Ws, WAIT,
 };
-use fanorona::{Position, Setup};
 use fanorona_server::{
-    game::Game,
     ids::GameId,
     store::{SqliteStore, Store, StoreError},
 };
@@ -372,12 +370,7 @@ async fn check_backup(database: &str, copy: &Path, records: &[Record]) -> usize 
             now.actions.starts_with(&then.actions),
             "{id}: the backup's actions are not a prefix of the game's"
         );
-        let setup: Setup = then.row.start_position.parse().unwrap();
-        let mut game = Game::new(Position::from_setup(setup).unwrap());
-        for (n, action) in then.actions.iter().enumerate() {
-            game.apply(*action)
-                .unwrap_or_else(|e| panic!("{id}: action {n} of the backup is illegal: {e}"));
-        }
+        common::replay_legally(&then, &format!("{id}: the backup"));
     }
     restored
 }

@@ -394,3 +394,15 @@ pub fn documented_errors() -> std::collections::HashMap<String, u16> {
         })
         .collect()
 }
+
+/// Replays a stored game through the rules from its start position and
+/// panics, naming `what`, on the first action the rules refuse.
+pub fn replay_legally(stored: &fanorona_server::store::StoredGame, what: &str) {
+    let setup: fanorona::Setup = stored.row.start_position.parse().unwrap();
+    let start = fanorona::Position::from_setup(setup).unwrap();
+    let mut game = fanorona_server::game::Game::new(start);
+    for (n, action) in stored.actions.iter().enumerate() {
+        game.apply(*action)
+            .unwrap_or_else(|e| panic!("{what}: action {n} is illegal: {e}"));
+    }
+}
