@@ -1,10 +1,22 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
+mod arena;
 mod children;
 mod eval;
+mod level;
+mod limits;
+mod players;
+mod score;
+mod search;
 mod tt;
 mod zobrist;
 
+pub use arena::{elo, opening, play_game, GameRecord, GameResult, MatchConfig, Player, Tally};
 pub use eval::{evaluate, features, Weights, FEATURES, FEATURE_COUNT};
+pub use level::{Level, LevelSpec};
+pub use limits::Limits;
+pub use players::{greedy_turn, random_turn};
+pub use score::Score;
+pub use search::{Config, Engine, Info, SearchResult, MAX_DEPTH};
 pub use zobrist::zobrist;

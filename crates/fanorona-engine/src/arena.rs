@@ -1,0 +1,292 @@
+//! Matches between players: games from varied openings, each opening
+//! played twice with colours swapped, and the score as an Elo difference
+//! with its error bars.
+
+use std::{fmt, str::FromStr, sync::atomic::AtomicBool, time::Duration};
+
+use fanorona::{Color, Position, Turn};
+
+use crate::{
+    players::{greedy_turn, random_turn},
+    search::{Config, Engine},
+    Level, Limits,
+};
+
+/// Someone who plays a match.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Player {
+    /// Plays a legal turn at random.
+    Random,
+    /// Takes the most stones it can.
+    Greedy,
+    /// The engine at a level.
+    Level(Level),
+}
+
+impl FromStr for Player {
+    type Err = String;
+
+    /// `random`, `greedy` or a level number 1 to 6.
+    fn from_str(s: &str) -> Result<Player, String> {
+        match s {
+            "random" => Ok(Player::Random),
+            "greedy" => Ok(Player::Greedy),
+            _ => s
+                .parse::<u8>()
+                .ok()
+                .and_then(Level::new)
+                .map(Player::Level)
+                .ok_or_else(|| format!("expected a level 1 to 6, random or greedy, found {s:?}")),
+        }
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Player::Random => f.write_str("random"),
+            Player::Greedy => f.write_str("greedy"),
+            Player::Level(l) => write!(f, "level {l}"),
+        }
+    }
+}
+
+/// How a match is played.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MatchConfig {
+    /// Games in all; openings are played in pairs, colours swapped.
+    pub games: u32,
+    /// Random turns played from the start before the players take over.
+    pub opening_turns: u32,
+    /// When set, engine levels that search by nodes search this long
+    /// instead (the match is then no longer deterministic).
+    pub time: Option<Duration>,
+    /// Seed for the openings and the weak levels' choices.
+    pub seed: u64,
+}
+
+/// The end of one game, from the first player's side.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// The first player won.
+    Win,
+    /// A draw.
+    Draw,
+    /// The first player lost.
+    Loss,
+}
+
+/// One game of a match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// The colour the first player had.
+    pub first_plays: Color,
+    /// The turns, opening included.
+    pub turns: Vec<Turn>,
+    /// The result for the first player.
+    pub result: GameResult,
+    /// The final position.
+    pub end: Position,
+}
+
+/// Wins, draws and losses of the first player.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games the first player won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games the first player lost.
+    pub losses: u32,
+}
+
+impl Tally {
+    /// Adds one result.
+    pub fn add(&mut self, r: GameResult) {
+        match r {
+            GameResult::Win => self.wins += 1,
+            GameResult::Draw => self.draws += 1,
+            GameResult::Loss => self.losses += 1,
+        }
+    }
+
+    /// Games counted.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The first player's score, 0 to 1 (a draw counts a half).
+    pub fn score(&self) -> f64 {
+        let n = f64::from(self.games().max(1));
+        (f64::from(self.wins) + f64::from(self.draws) / 2.0) / n
+    }
+
+    /// The Elo difference the score implies, with the 95% interval
+    /// `(low, high)`. A score of 0 or 1 gives infinite bounds.
+    pub fn elo(&self) -> (f64, f64, f64) {
+        let n = f64::from(self.games().max(1));
+        let s = self.score();
+        let var = (f64::from(self.wins) * (1.0 - s).powi(2)
+            + f64::from(self.draws) * (0.5 - s).powi(2)
+            + f64::from(self.losses) * s.powi(2))
+            / n;
+        let margin = 1.96 * (var / n).sqrt();
+        (elo(s), elo(s - margin), elo(s + margin))
+    }
+}
+
+/// The Elo difference for an expected score `s`.
+pub fn elo(s: f64) -> f64 {
+    if s <= 0.0 {
+        f64::NEG_INFINITY
+    } else if s >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / s - 1.0).log10()
+    }
+}
+
+impl fmt::Display for Tally {
+    /// `+12 =3 -5 score 62.5% elo +88 [+12, +170]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (e, lo, hi) = self.elo();
+        let show = |x: f64| {
+            if x.is_infinite() {
+                if x > 0.0 {
+                    "+inf".to_string()
+                } else {
+                    "-inf".to_string()
+                }
+            } else {
+                format!("{x:+.0}")
+            }
+        };
+        write!(
+            f,
+            "+{} ={} -{} score {:.1}% elo {} [{}, {}]",
+            self.wins,
+            self.draws,
+            self.losses,
+            self.score() * 100.0,
+            show(e),
+            show(lo),
+            show(hi)
+        )
+    }
+}
+
+/// A player with its own engine and random numbers.
+struct Seat {
+    player: Player,
+    engine: Option<Engine>,
+    rng: fastrand::Rng,
+}
+
+impl Seat {
+    fn new(player: Player, seed: u64) -> Seat {
+        let engine = match player {
+            Player::Level(_) => Some(Engine::new(Config {
+                table_bytes: 8 << 20,
+                ..Config::default()
+            })),
+            _ => None,
+        };
+        Seat {
+            player,
+            engine,
+            rng: fastrand::Rng::with_seed(seed),
+        }
+    }
+
+    fn turn(&mut self, pos: &Position, time: Option<Duration>) -> Option<Turn> {
+        let stop = AtomicBool::new(false);
+        match (self.player, self.engine.as_mut()) {
+            (Player::Random, _) | (Player::Level(_), None) => random_turn(pos, &mut self.rng),
+            (Player::Greedy, _) => greedy_turn(pos, &mut self.rng),
+            (Player::Level(level), Some(engine)) => {
+                let spec = level.spec();
+                match time {
+                    Some(t) if spec.nodes.is_some() => {
+                        let limits = Limits {
+                            time: Some(t),
+                            ..Limits::default()
+                        };
+                        engine.search(pos, limits, &stop, |_| {}).best
+                    }
+                    _ => {
+                        let seed = self.rng.u64(..);
+                        engine.play_level(pos, level, seed, &stop).best
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The opening of game pair `pair`: `turns` random turns from the start
+/// (fewer if the game ends).
+pub fn opening(seed: u64, pair: u32, turns: u32) -> Vec<Turn> {
+    let mut rng = fastrand::Rng::with_seed(seed ^ (u64::from(pair) << 20) ^ 0x5EED);
+    let mut pos = Position::start();
+    let mut out = Vec::new();
+    for _ in 0..turns {
+        let Some(t) = random_turn(&pos, &mut rng) else {
+            break;
+        };
+        let Ok(next) = pos.play(&t) else {
+            break;
+        };
+        pos = next;
+        out.push(t);
+    }
+    out
+}
+
+/// Plays game `index` of a match between `first` and `second`: pairs of
+/// games share an opening, the first player White in even games.
+///
+/// # Errors
+///
+/// A player's illegal turn, as text (never expected; the match checks
+/// every turn against the rules crate).
+pub fn play_game(
+    first: Player,
+    second: Player,
+    config: &MatchConfig,
+    index: u32,
+) -> Result<GameRecord, String> {
+    let first_plays = if index % 2 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let seed = config.seed.wrapping_add(u64::from(index) * 0x9E37_79B9);
+    let mut seats = [Seat::new(first, seed), Seat::new(second, seed ^ 1)];
+    let mut turns = opening(config.seed, index / 2, config.opening_turns);
+    let mut pos = Position::start();
+    for t in &turns {
+        pos = pos.play(t).map_err(|e| format!("opening {t}: {e}"))?;
+    }
+    while pos.outcome().is_none() {
+        let who = usize::from(pos.turn() != first_plays);
+        let turn = seats[who]
+            .turn(&pos, config.time)
+            .ok_or_else(|| format!("{} found no turn in {pos}", seats[who].player))?;
+        pos = pos
+            .play(&turn)
+            .map_err(|e| format!("{} played {turn} in {pos}: {e}", seats[who].player))?;
+        turns.push(turn);
+    }
+    let winner = pos.outcome().and_then(|o| o.winner);
+    let result = match winner {
+        None => GameResult::Draw,
+        Some(c) if c == first_plays => GameResult::Win,
+        Some(_) => GameResult::Loss,
+    };
+    Ok(GameRecord {
+        first_plays,
+        turns,
+        result,
+        end: pos,
+    })
+}

@@ -1,0 +1,176 @@
+//! Levels 1 to 6: how deep the engine looks and how much it lets chance
+//! pick among turns that are nearly as good as the best.
+//!
+//! The weak levels search every turn to a small depth, then choose with
+//! probability falling off exponentially with the loss against the best
+//! (`exp(-loss / noise)`), never a turn worse than the best by more than
+//! four times the noise. So a beginner's turns are plausible but not
+//! sharp, and it does not play a good move and then an absurd one. The
+//! strong levels search by nodes, not time, so they play the same turn on
+//! any machine.
+
+use std::fmt;
+
+/// A level of play, from 1 (Beginner) to 6 (Strongest).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Level(u8);
+
+/// What a level does.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct LevelSpec {
+    /// The level's name, for players.
+    pub name: &'static str,
+    /// Search depth in turns, when the level searches by depth.
+    pub depth: Option<u32>,
+    /// Search budget in nodes, when the level searches by nodes.
+    pub nodes: Option<u64>,
+    /// Temperature of the choice among near-best turns, in hundredths of a
+    /// stone; 0 always plays the best.
+    pub noise: i32,
+}
+
+const SPECS: [LevelSpec; 6] = [
+    LevelSpec {
+        name: "Beginner",
+        depth: Some(1),
+        nodes: None,
+        noise: 150,
+    },
+    LevelSpec {
+        name: "Casual",
+        depth: Some(1),
+        nodes: None,
+        noise: 60,
+    },
+    LevelSpec {
+        name: "Club",
+        depth: Some(2),
+        nodes: None,
+        noise: 25,
+    },
+    LevelSpec {
+        name: "Strong",
+        depth: Some(4),
+        nodes: None,
+        noise: 10,
+    },
+    LevelSpec {
+        name: "Expert",
+        depth: None,
+        nodes: Some(300_000),
+        noise: 0,
+    },
+    LevelSpec {
+        name: "Strongest",
+        depth: None,
+        nodes: Some(2_000_000),
+        noise: 0,
+    },
+];
+
+impl Level {
+    /// The weakest level.
+    pub const MIN: Level = Level(1);
+    /// The strongest level.
+    pub const MAX: Level = Level(6);
+
+    /// Level `n`, or `None` outside 1 to 6.
+    pub const fn new(n: u8) -> Option<Level> {
+        if n >= 1 && n <= 6 {
+            Some(Level(n))
+        } else {
+            None
+        }
+    }
+
+    /// Every level, weakest first.
+    pub fn all() -> impl Iterator<Item = Level> {
+        (1..=6).map(Level)
+    }
+
+    /// The level's number, 1 to 6.
+    pub const fn number(self) -> u8 {
+        self.0
+    }
+
+    /// What the level does.
+    pub const fn spec(self) -> LevelSpec {
+        SPECS[self.0 as usize - 1]
+    }
+
+    /// The level's name, like "Beginner".
+    pub const fn name(self) -> &'static str {
+        self.spec().name
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.0, self.name())
+    }
+}
+
+/// Picks an index from `scores` (higher is better) as a level with `noise`
+/// does; `roll` is a number in `[0, 1)`.
+pub(crate) fn pick(scores: &[i32], noise: i32, roll: f64) -> usize {
+    let Some(best) = scores.iter().copied().max() else {
+        return 0;
+    };
+    if noise <= 0 {
+        return scores.iter().position(|&s| s == best).unwrap_or(0);
+    }
+    let weight = |s: i32| {
+        let loss = f64::from(best - s);
+        if loss > 4.0 * f64::from(noise) {
+            0.0
+        } else {
+            (-loss / f64::from(noise)).exp()
+        }
+    };
+    let total: f64 = scores.iter().map(|&s| weight(s)).sum();
+    let mut left = roll * total;
+    for (i, &s) in scores.iter().enumerate() {
+        let w = weight(s);
+        if left < w {
+            return i;
+        }
+        left -= w;
+    }
+    scores.iter().position(|&s| s == best).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_are_numbered_and_named() {
+        assert_eq!(Level::new(0), None);
+        assert_eq!(Level::new(7), None);
+        let names: Vec<_> = Level::all().map(Level::name).collect();
+        assert_eq!(
+            names,
+            [
+                "Beginner",
+                "Casual",
+                "Club",
+                "Strong",
+                "Expert",
+                "Strongest"
+            ]
+        );
+        assert_eq!(Level::MAX.to_string(), "6 (Strongest)");
+    }
+
+    #[test]
+    fn the_choice_favours_the_best_and_never_blunders_far() {
+        let scores = [100, 90, -500, 40];
+        assert_eq!(pick(&scores, 0, 0.99), 0);
+        let mut counts = [0; 4];
+        for i in 0..1000 {
+            counts[pick(&scores, 30, f64::from(i) / 1000.0)] += 1;
+        }
+        assert!(counts[0] > counts[1] && counts[1] > counts[3], "{counts:?}");
+        assert_eq!(counts[2], 0, "a turn 600 worse is never chosen");
+    }
+}
