@@ -27,6 +27,9 @@ pub struct LevelSpec {
     /// Temperature of the choice among near-best turns, in hundredths of a
     /// stone; 0 always plays the best.
     pub noise: i32,
+    /// Whether the search looks past its horizon at pending captures. A
+    /// beginner does not: it does not see the recapture.
+    pub quiescence: bool,
 }
 
 const SPECS: [LevelSpec; 6] = [
@@ -34,37 +37,43 @@ const SPECS: [LevelSpec; 6] = [
         name: "Beginner",
         depth: Some(1),
         nodes: None,
-        noise: 150,
+        noise: 200,
+        quiescence: false,
     },
     LevelSpec {
         name: "Casual",
         depth: Some(1),
         nodes: None,
         noise: 60,
+        quiescence: true,
     },
     LevelSpec {
         name: "Club",
         depth: Some(2),
         nodes: None,
         noise: 25,
+        quiescence: true,
     },
     LevelSpec {
         name: "Strong",
         depth: Some(4),
         nodes: None,
         noise: 10,
+        quiescence: true,
     },
     LevelSpec {
         name: "Expert",
         depth: None,
         nodes: Some(300_000),
         noise: 0,
+        quiescence: true,
     },
     LevelSpec {
         name: "Strongest",
         depth: None,
         nodes: Some(2_000_000),
         noise: 0,
+        quiescence: true,
     },
 ];
 

@@ -198,7 +198,10 @@ impl Engine {
             };
             on_info(&info);
             let decided = score.abs() > MATE_BOUND && (MATE - score.abs()) as u32 <= depth;
-            if root.len() == 1 || decided {
+            // A forced turn needs no thought when playing (time or node
+            // limits); an analysis to a set depth still scores it.
+            let forced = root.len() == 1 && limits.depth.is_none();
+            if forced || decided {
                 break;
             }
         }
@@ -241,7 +244,11 @@ impl Engine {
         children(pos, &mut root);
         let mut scores = Vec::with_capacity(root.len());
         for c in &root {
-            let s = -self.negamax(&c.pos, depth as i32 - 1, -INFINITY, INFINITY, 1, stop);
+            let s = if spec.quiescence || depth > 1 || c.pos.is_game_over() {
+                -self.negamax(&c.pos, depth as i32 - 1, -INFINITY, INFINITY, 1, stop)
+            } else {
+                -evaluate(&c.pos, &self.weights)
+            };
             scores.push(s);
         }
         let mut rng = fastrand::Rng::with_seed(seed);
