@@ -1,8 +1,9 @@
 //! The `fanorona` command-line tool: legal turns, perft counts, boards and
-//! replays over the rules crate.
+//! replays over the rules crate, and the engine's analysis of a position.
 //!
 //! Exit codes: 0 on success, 1 when a turn given to `play` is illegal, 2 for
-//! usage errors and text that does not parse (position, turn or depth).
+//! usage errors and text that does not parse (position, turn, depth, limit
+//! or level).
 
 use std::{
     io::{self, Write},
@@ -11,8 +12,12 @@ use std::{
 
 use clap::{Parser, Subcommand};
 use fanorona::{perft, perft_steps, Position, Setup, Turn};
+use fanorona_engine::{Config, Engine, Limits};
 
 mod draw;
+mod report;
+
+use report::{parse_level, parse_limit, Think};
 
 /// Fanoron-tsivy (9x5 Fanorona) from the command line.
 ///
@@ -56,6 +61,42 @@ enum Command {
         /// The turns to play in order, like `d3-e3A` or `e2-e3`.
         #[arg(required = true)]
         turns: Vec<String>,
+    },
+    /// Search a position and print the engine's best turn.
+    ///
+    /// Prints a line per completed depth,
+    /// `info depth D seldepth S score SCORE nodes N nps N time MS pv TURN...`,
+    /// where SCORE is `cp N` (hundredths of a stone for the side to move),
+    /// `win N` or `loss N` (the game ends in N turns), then
+    /// `bestturn TURN`. When the game is over it prints
+    /// `result OUTCOME` and `bestturn none`. Without a limit the search
+    /// runs for 1000 milliseconds.
+    Analyse {
+        /// The position: position text, `-` or `start`.
+        position: String,
+        /// Search for this many milliseconds.
+        #[arg(
+            long,
+            value_name = "MS",
+            group = "limit",
+            allow_negative_numbers = true
+        )]
+        time: Option<String>,
+        /// Search this many nodes (the same turn on any machine).
+        #[arg(long, value_name = "N", group = "limit", allow_negative_numbers = true)]
+        nodes: Option<String>,
+        /// Search this many turns deep, 1 to 64.
+        #[arg(long, value_name = "D", group = "limit", allow_negative_numbers = true)]
+        depth: Option<String>,
+        /// Choose the turn as level L (1 to 6) plays it, with one `info`
+        /// line; the same position and level always give the same turn.
+        #[arg(
+            long,
+            value_name = "L",
+            conflicts_with = "limit",
+            allow_negative_numbers = true
+        )]
+        level: Option<String>,
     },
 }
 
@@ -129,19 +170,47 @@ fn run(command: Command) -> Result<(), Failure> {
             Ok(())
         }
         Command::Play { position, turns } => play(&mut out, parse_position(&position)?, &turns),
+        Command::Analyse {
+            position,
+            time,
+            nodes,
+            depth,
+            level,
+        } => {
+            let pos = parse_position(&position)?;
+            let how = match (level, time, nodes, depth) {
+                (Some(level), ..) => Think::Level(usage(parse_level(&level))?),
+                (None, Some(ms), ..) => Think::Limits(usage(parse_limit("time", &ms))?),
+                (None, None, Some(n), _) => Think::Limits(usage(parse_limit("nodes", &n))?),
+                (None, None, None, Some(d)) => Think::Limits(usage(parse_limit("depth", &d))?),
+                (None, None, None, None) => Think::Limits(Limits::time_ms(1000)),
+            };
+            let mut engine = Engine::new(Config::default());
+            report::think(&mut engine, &pos, how, &mut out)?;
+            Ok(())
+        }
     }
 }
 
 /// Reads a position argument: position text, or `-` or `start`.
 fn parse_position(text: &str) -> Result<Position, Failure> {
+    position_from_text(text).map_err(Failure::Usage)
+}
+
+/// Reads position text, or `-` or `start` for the start position.
+fn position_from_text(text: &str) -> Result<Position, String> {
     if text == "-" || text == "start" {
         return Ok(Position::start());
     }
     let setup: Setup = text
         .parse()
-        .map_err(|err| Failure::Usage(format!("invalid position {text:?}: {err}")))?;
-    Position::from_setup(setup)
-        .map_err(|err| Failure::Usage(format!("illegal position {text:?}: {err}")))
+        .map_err(|err| format!("invalid position {text:?}: {err}"))?;
+    Position::from_setup(setup).map_err(|err| format!("illegal position {text:?}: {err}"))
+}
+
+/// Makes a reason for bad input a usage failure.
+fn usage<T>(result: Result<T, String>) -> Result<T, Failure> {
+    result.map_err(Failure::Usage)
 }
 
 /// Reads the perft depth: a whole number, 1 or more.
