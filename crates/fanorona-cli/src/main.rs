@@ -1,5 +1,6 @@
 //! The `fanorona` command-line tool: legal turns, perft counts, boards and
-//! replays over the rules crate, and the engine's analysis of a position.
+//! replays over the rules crate, and the engine's analysis and line
+//! protocol.
 //!
 //! Exit codes: 0 on success, 1 when a turn given to `play` is illegal, 2 for
 //! usage errors and text that does not parse (position, turn, depth, limit
@@ -15,6 +16,7 @@ use fanorona::{perft, perft_steps, Position, Setup, Turn};
 use fanorona_engine::{Config, Engine, Limits};
 
 mod draw;
+mod protocol;
 mod report;
 
 use report::{parse_level, parse_limit, Think};
@@ -98,6 +100,17 @@ enum Command {
         )]
         level: Option<String>,
     },
+    /// Answer the engine protocol on stdin and stdout, for matches with
+    /// other programs.
+    ///
+    /// One command a line: `position start|TEXT [moves TURN...]`,
+    /// `level L`, `go time MS|nodes N|depth D`, `go` (as the level, 6 by
+    /// default), `newgame`, `isready`, `quit`. `go` answers with `info`
+    /// lines as `analyse` prints them, then `bestturn TURN` or
+    /// `bestturn none`; a line that cannot be obeyed answers
+    /// `error REASON`. The protocol is described in the engine crate's
+    /// README.
+    Engine,
 }
 
 /// Why a command failed; each kind has its own exit code.
@@ -187,6 +200,10 @@ fn run(command: Command) -> Result<(), Failure> {
             };
             let mut engine = Engine::new(Config::default());
             report::think(&mut engine, &pos, how, &mut out)?;
+            Ok(())
+        }
+        Command::Engine => {
+            protocol::run(io::stdin().lock(), &mut out)?;
             Ok(())
         }
     }
