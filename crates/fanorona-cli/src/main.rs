@@ -1,10 +1,10 @@
 //! The `fanorona` command-line tool: legal turns, perft counts, boards and
-//! replays over the rules crate, and the engine's analysis and line
-//! protocol.
+//! replays over the rules crate, and the engine's analysis, line protocol
+//! and matches.
 //!
-//! Exit codes: 0 on success, 1 when a turn given to `play` is illegal, 2 for
-//! usage errors and text that does not parse (position, turn, depth, limit
-//! or level).
+//! Exit codes: 0 on success, 1 when a turn given to `play` is illegal or a
+//! match game reports one, 2 for usage errors and text that does not parse
+//! (position, turn, depth, limit, level or player).
 
 use std::{
     io::{self, Write},
@@ -13,8 +13,9 @@ use std::{
 
 use clap::{Parser, Subcommand};
 use fanorona::{perft, perft_steps, Position, Setup, Turn};
-use fanorona_engine::{Config, Engine, Limits};
+use fanorona_engine::{Config, Engine, Limits, MatchConfig, Player};
 
+mod arena;
 mod draw;
 mod protocol;
 mod report;
@@ -111,6 +112,45 @@ enum Command {
     /// `error REASON`. The protocol is described in the engine crate's
     /// README.
     Engine,
+    /// Play games between two players and print the score.
+    ///
+    /// Games are numbered from 1: the --white player is White in odd
+    /// games and Black in even ones, and games 1 and 2, 3 and 4, and so on
+    /// start from the same random opening. Games run on every core. Prints
+    /// a line per game and, last, the tally from the --white player's
+    /// side: wins, draws, losses, score, and the Elo difference with its
+    /// 95% interval.
+    Match {
+        /// The first player: `random`, `greedy` or a level 1 to 6.
+        #[arg(long, value_name = "P")]
+        white: String,
+        /// The second player: `random`, `greedy` or a level 1 to 6.
+        #[arg(long, value_name = "P")]
+        black: String,
+        /// The number of games, 1 or more.
+        #[arg(long, value_name = "N", allow_negative_numbers = true)]
+        games: String,
+        /// Give levels 5 and 6 this many milliseconds a turn instead of
+        /// their node budget (the games are then no longer reproducible).
+        #[arg(long, value_name = "MS", allow_negative_numbers = true)]
+        time: Option<String>,
+        /// Random turns played from the start before the players take over.
+        #[arg(
+            long,
+            value_name = "K",
+            default_value = "2",
+            allow_negative_numbers = true
+        )]
+        openings: String,
+        /// The seed of the openings and of the weak levels' choices.
+        #[arg(
+            long,
+            value_name = "S",
+            default_value = "0",
+            allow_negative_numbers = true
+        )]
+        seed: String,
+    },
 }
 
 /// Why a command failed; each kind has its own exit code.
@@ -206,6 +246,27 @@ fn run(command: Command) -> Result<(), Failure> {
             protocol::run(io::stdin().lock(), &mut out)?;
             Ok(())
         }
+        Command::Match {
+            white,
+            black,
+            games,
+            time,
+            openings,
+            seed,
+        } => {
+            let first = parse_player("--white", &white)?;
+            let second = parse_player("--black", &black)?;
+            let config = MatchConfig {
+                games: parse_number("games", &games, 1)?,
+                opening_turns: parse_number("openings", &openings, 0)?,
+                time: match time {
+                    Some(ms) => usage(parse_limit("time", &ms))?.time,
+                    None => None,
+                },
+                seed: parse_number("seed", &seed, 0)?,
+            };
+            arena::play(&mut out, first, second, &config)
+        }
     }
 }
 
@@ -228,6 +289,26 @@ fn position_from_text(text: &str) -> Result<Position, String> {
 /// Makes a reason for bad input a usage failure.
 fn usage<T>(result: Result<T, String>) -> Result<T, Failure> {
     result.map_err(Failure::Usage)
+}
+
+/// Reads a match player: `random`, `greedy` or a level 1 to 6.
+fn parse_player(flag: &str, text: &str) -> Result<Player, Failure> {
+    text.parse()
+        .map_err(|err| Failure::Usage(format!("{flag}: {err}")))
+}
+
+/// Reads the whole number `what`, `min` or more.
+fn parse_number<T: std::str::FromStr + PartialOrd + From<u8>>(
+    what: &str,
+    text: &str,
+    min: u8,
+) -> Result<T, Failure> {
+    match text.parse::<T>() {
+        Ok(n) if n >= T::from(min) => Ok(n),
+        _ => Err(Failure::Usage(format!(
+            "invalid {what} {text:?}: expected a whole number, {min} or more"
+        ))),
+    }
 }
 
 /// Reads the perft depth: a whole number, 1 or more.
