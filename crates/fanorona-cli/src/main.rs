@@ -1,8 +1,10 @@
 //! The `fanorona` command-line tool: legal turns, perft counts, boards and
-//! replays over the rules crate.
+//! replays over the rules crate, and the engine's analysis, line protocol
+//! and matches.
 //!
-//! Exit codes: 0 on success, 1 when a turn given to `play` is illegal, 2 for
-//! usage errors and text that does not parse (position, turn or depth).
+//! Exit codes: 0 on success, 1 when a turn given to `play` is illegal or a
+//! match game reports one, 2 for usage errors and text that does not parse
+//! (position, turn, depth, limit, level or player).
 
 use std::{
     io::{self, Write},
@@ -11,8 +13,14 @@ use std::{
 
 use clap::{Parser, Subcommand};
 use fanorona::{perft, perft_steps, Position, Setup, Turn};
+use fanorona_engine::{Config, Engine, Limits, MatchConfig, Player};
 
+mod arena;
 mod draw;
+mod protocol;
+mod report;
+
+use report::{parse_level, parse_limit, Think};
 
 /// Fanoron-tsivy (9x5 Fanorona) from the command line.
 ///
@@ -56,6 +64,92 @@ enum Command {
         /// The turns to play in order, like `d3-e3A` or `e2-e3`.
         #[arg(required = true)]
         turns: Vec<String>,
+    },
+    /// Search a position and print the engine's best turn.
+    ///
+    /// Prints a line per completed depth,
+    /// `info depth D seldepth S score SCORE nodes N nps N time MS pv TURN...`,
+    /// where SCORE is `cp N` (hundredths of a stone for the side to move),
+    /// `win N` or `loss N` (the game ends in N turns), then
+    /// `bestturn TURN`. When the game is over it prints
+    /// `result OUTCOME` and `bestturn none`. Without a limit the search
+    /// runs for 1000 milliseconds.
+    Analyse {
+        /// The position: position text, `-` or `start`.
+        position: String,
+        /// Search for this many milliseconds.
+        #[arg(
+            long,
+            value_name = "MS",
+            group = "limit",
+            allow_negative_numbers = true
+        )]
+        time: Option<String>,
+        /// Search this many nodes (the same turn on any machine).
+        #[arg(long, value_name = "N", group = "limit", allow_negative_numbers = true)]
+        nodes: Option<String>,
+        /// Search this many turns deep, 1 to 64.
+        #[arg(long, value_name = "D", group = "limit", allow_negative_numbers = true)]
+        depth: Option<String>,
+        /// Choose the turn as level L (1 to 6) plays it, with one `info`
+        /// line; the same position and level always give the same turn.
+        #[arg(
+            long,
+            value_name = "L",
+            conflicts_with = "limit",
+            allow_negative_numbers = true
+        )]
+        level: Option<String>,
+    },
+    /// Answer the engine protocol on stdin and stdout, for matches with
+    /// other programs.
+    ///
+    /// One command a line: `position start|TEXT [moves TURN...]`,
+    /// `level L`, `go time MS|nodes N|depth D`, `go` (as the level, 6 by
+    /// default), `newgame`, `isready`, `quit`. `go` answers with `info`
+    /// lines as `analyse` prints them, then `bestturn TURN` or
+    /// `bestturn none`; a line that cannot be obeyed answers
+    /// `error REASON`. The protocol is described in the engine crate's
+    /// README.
+    Engine,
+    /// Play games between two players and print the score.
+    ///
+    /// Games are numbered from 1: the --white player is White in odd
+    /// games and Black in even ones, and games 1 and 2, 3 and 4, and so on
+    /// start from the same random opening. Games run on every core. Prints
+    /// a line per game and, last, the tally from the --white player's
+    /// side: wins, draws, losses, score, and the Elo difference with its
+    /// 95% interval.
+    Match {
+        /// The first player: `random`, `greedy` or a level 1 to 6.
+        #[arg(long, value_name = "P")]
+        white: String,
+        /// The second player: `random`, `greedy` or a level 1 to 6.
+        #[arg(long, value_name = "P")]
+        black: String,
+        /// The number of games, 1 or more.
+        #[arg(long, value_name = "N", allow_negative_numbers = true)]
+        games: String,
+        /// Give levels 5 and 6 this many milliseconds a turn instead of
+        /// their node budget (the games are then no longer reproducible).
+        #[arg(long, value_name = "MS", allow_negative_numbers = true)]
+        time: Option<String>,
+        /// Random turns played from the start before the players take over.
+        #[arg(
+            long,
+            value_name = "K",
+            default_value = "2",
+            allow_negative_numbers = true
+        )]
+        openings: String,
+        /// The seed of the openings and of the weak levels' choices.
+        #[arg(
+            long,
+            value_name = "S",
+            default_value = "0",
+            allow_negative_numbers = true
+        )]
+        seed: String,
     },
 }
 
@@ -129,19 +223,92 @@ fn run(command: Command) -> Result<(), Failure> {
             Ok(())
         }
         Command::Play { position, turns } => play(&mut out, parse_position(&position)?, &turns),
+        Command::Analyse {
+            position,
+            time,
+            nodes,
+            depth,
+            level,
+        } => {
+            let pos = parse_position(&position)?;
+            let how = match (level, time, nodes, depth) {
+                (Some(level), ..) => Think::Level(usage(parse_level(&level))?),
+                (None, Some(ms), ..) => Think::Limits(usage(parse_limit("time", &ms))?),
+                (None, None, Some(n), _) => Think::Limits(usage(parse_limit("nodes", &n))?),
+                (None, None, None, Some(d)) => Think::Limits(usage(parse_limit("depth", &d))?),
+                (None, None, None, None) => Think::Limits(Limits::time_ms(1000)),
+            };
+            let mut engine = Engine::new(Config::default());
+            report::think(&mut engine, &pos, how, &mut out)?;
+            Ok(())
+        }
+        Command::Engine => {
+            protocol::run(io::stdin().lock(), &mut out)?;
+            Ok(())
+        }
+        Command::Match {
+            white,
+            black,
+            games,
+            time,
+            openings,
+            seed,
+        } => {
+            let first = parse_player("--white", &white)?;
+            let second = parse_player("--black", &black)?;
+            let config = MatchConfig {
+                games: parse_number("games", &games, 1)?,
+                opening_turns: parse_number("openings", &openings, 0)?,
+                time: match time {
+                    Some(ms) => usage(parse_limit("time", &ms))?.time,
+                    None => None,
+                },
+                seed: parse_number("seed", &seed, 0)?,
+            };
+            arena::play(&mut out, first, second, &config)
+        }
     }
 }
 
 /// Reads a position argument: position text, or `-` or `start`.
 fn parse_position(text: &str) -> Result<Position, Failure> {
+    position_from_text(text).map_err(Failure::Usage)
+}
+
+/// Reads position text, or `-` or `start` for the start position.
+fn position_from_text(text: &str) -> Result<Position, String> {
     if text == "-" || text == "start" {
         return Ok(Position::start());
     }
     let setup: Setup = text
         .parse()
-        .map_err(|err| Failure::Usage(format!("invalid position {text:?}: {err}")))?;
-    Position::from_setup(setup)
-        .map_err(|err| Failure::Usage(format!("illegal position {text:?}: {err}")))
+        .map_err(|err| format!("invalid position {text:?}: {err}"))?;
+    Position::from_setup(setup).map_err(|err| format!("illegal position {text:?}: {err}"))
+}
+
+/// Makes a reason for bad input a usage failure.
+fn usage<T>(result: Result<T, String>) -> Result<T, Failure> {
+    result.map_err(Failure::Usage)
+}
+
+/// Reads a match player: `random`, `greedy` or a level 1 to 6.
+fn parse_player(flag: &str, text: &str) -> Result<Player, Failure> {
+    text.parse()
+        .map_err(|err| Failure::Usage(format!("{flag}: {err}")))
+}
+
+/// Reads the whole number `what`, `min` or more.
+fn parse_number<T: std::str::FromStr + PartialOrd + From<u8>>(
+    what: &str,
+    text: &str,
+    min: u8,
+) -> Result<T, Failure> {
+    match text.parse::<T>() {
+        Ok(n) if n >= T::from(min) => Ok(n),
+        _ => Err(Failure::Usage(format!(
+            "invalid {what} {text:?}: expected a whole number, {min} or more"
+        ))),
+    }
 }
 
 /// Reads the perft depth: a whole number, 1 or more.
