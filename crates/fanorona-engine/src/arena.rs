@@ -121,17 +121,17 @@ impl Tally {
         (f64::from(self.wins) + f64::from(self.draws) / 2.0) / n
     }
 
-    /// The Elo difference the score implies, with the 95% interval
-    /// `(low, high)`. A score of 0 or 1 gives infinite bounds.
+    /// The Elo difference the score implies, with its 95% interval
+    /// `(elo, low, high)`: the Wilson interval of the score (a draw counts
+    /// as half a win), which stays finite when one side won every game.
     pub fn elo(&self) -> (f64, f64, f64) {
         let n = f64::from(self.games().max(1));
         let s = self.score();
-        let var = (f64::from(self.wins) * (1.0 - s).powi(2)
-            + f64::from(self.draws) * (0.5 - s).powi(2)
-            + f64::from(self.losses) * s.powi(2))
-            / n;
-        let margin = 1.96 * (var / n).sqrt();
-        (elo(s), elo(s - margin), elo(s + margin))
+        let z: f64 = 1.96;
+        let z2n = z * z / n;
+        let centre = (s + z2n / 2.0) / (1.0 + z2n);
+        let half = z * (s * (1.0 - s) / n + z2n / (4.0 * n)).sqrt() / (1.0 + z2n);
+        (elo(s), elo(centre - half), elo(centre + half))
     }
 }
 
@@ -289,4 +289,48 @@ pub fn play_game(
         result,
         end: pos,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_and_its_interval() {
+        let even = Tally {
+            wins: 10,
+            draws: 0,
+            losses: 10,
+        };
+        let (e, lo, hi) = even.elo();
+        assert!(e.abs() < 1e-9 && lo < -100.0 && hi > 100.0, "{e} {lo} {hi}");
+        let sweep = Tally {
+            wins: 200,
+            draws: 0,
+            losses: 0,
+        };
+        let (e, lo, hi) = sweep.elo();
+        assert!(e.is_infinite() && hi.is_infinite(), "{e} {hi}");
+        assert!(lo > 500.0 && lo.is_finite(), "{lo}");
+        assert_eq!(
+            sweep.to_string(),
+            format!("+200 =0 -0 score 100.0% elo +inf [{lo:+.0}, +inf]")
+        );
+        let three_quarters = Tally {
+            wins: 150,
+            draws: 0,
+            losses: 50,
+        };
+        assert!((three_quarters.elo().0 - 190.8).abs() < 0.1);
+    }
+
+    #[test]
+    fn players_parse() {
+        assert_eq!("greedy".parse(), Ok(Player::Greedy));
+        assert_eq!(
+            "3".parse(),
+            Ok(Player::Level(Level::new(3).expect("level")))
+        );
+        assert!("7".parse::<Player>().is_err());
+    }
 }

@@ -410,10 +410,11 @@ impl Engine {
         if self.stopped {
             return true;
         }
-        if self.nodes >= self.node_limit {
-            self.stopped = true;
-        } else if self.nodes % CHECK_EVERY == 0
-            && (stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d))
+        let look = self.nodes % CHECK_EVERY == 0;
+        if self.nodes >= self.node_limit
+            || (look
+                && (stop.load(Ordering::Relaxed)
+                    || self.deadline.is_some_and(|d| Instant::now() >= d)))
         {
             self.stopped = true;
         }

@@ -97,8 +97,17 @@ fn forced_wins_in_one_two_and_three_turns_are_found() {
         }
         found[slot] += 1;
         let mut e = engine();
-        let r = e.search(&p, Limits::depth(2 * k + 1), &AtomicBool::new(false), |_| {});
-        assert_eq!(r.info.score, Score::Win(2 * k - 1), "{p}: win in {k} own turns");
+        let r = e.search(
+            &p,
+            Limits::depth(2 * k + 1),
+            &AtomicBool::new(false),
+            |_| {},
+        );
+        assert_eq!(
+            r.info.score,
+            Score::Win(2 * k - 1),
+            "{p}: win in {k} own turns"
+        );
         let best = r.best.expect("a turn");
         let after = p.play(&best).expect("legal");
         let keeps_win = match after.outcome() {
@@ -148,10 +157,17 @@ fn every_turn_chosen_is_legal() {
 fn limits_are_kept() {
     let mut e = engine();
     let start = Position::start();
-    let r = e.search(&start, Limits::nodes(5_000), &AtomicBool::new(false), |_| {});
+    let r = e.search(
+        &start,
+        Limits::nodes(5_000),
+        &AtomicBool::new(false),
+        |_| {},
+    );
     assert!(r.info.nodes <= 5_000, "{}", r.info.nodes);
     let mut depths = Vec::new();
-    let r = e.search(&start, Limits::depth(3), &AtomicBool::new(false), |i| depths.push(i.depth));
+    let r = e.search(&start, Limits::depth(3), &AtomicBool::new(false), |i| {
+        depths.push(i.depth)
+    });
     assert_eq!(depths, [1, 2, 3]);
     assert_eq!(r.info.depth, 3);
     // Stopped before it starts: still a legal turn.
@@ -159,7 +175,11 @@ fn limits_are_kept() {
     assert!(start.play(&r.best.expect("a turn")).is_ok());
     // Over: no turn.
     let over = pos("........./........./....W..../........./......... b 0");
-    assert_eq!(e.search(&over, Limits::depth(2), &AtomicBool::new(false), |_| {}).best, None);
+    assert_eq!(
+        e.search(&over, Limits::depth(2), &AtomicBool::new(false), |_| {})
+            .best,
+        None
+    );
 }
 
 #[test]
@@ -169,13 +189,22 @@ fn the_same_limits_give_the_same_turn() {
         let mut e = engine();
         match level {
             Some(l) => e.play_level(&middle, l, 42, &AtomicBool::new(false)),
-            None => e.search(&middle, Limits::nodes(20_000), &AtomicBool::new(false), |_| {}),
+            None => e.search(
+                &middle,
+                Limits::nodes(20_000),
+                &AtomicBool::new(false),
+                |_| {},
+            ),
         }
     };
     let (a, b) = (run(None), run(None));
     assert_eq!((a.best, a.info.nodes), (b.best, b.info.nodes));
     for level in Level::all().take(4) {
-        assert_eq!(run(Some(level)).best, run(Some(level)).best, "level {level}");
+        assert_eq!(
+            run(Some(level)).best,
+            run(Some(level)).best,
+            "level {level}"
+        );
     }
 }
 

@@ -1,0 +1,299 @@
+//! Fits the evaluation weights to game results (Texel's method) and checks
+//! the fit by matches. See `tune/README.md`.
+//!
+//! ```text
+//! cargo run --release -p fanorona-engine --example tune -- positions GAMES OUT
+//! cargo run --release -p fanorona-engine --example tune -- fit DATA
+//! cargo run --release -p fanorona-engine --example tune -- compare GAMES DEPTH W1,W2,...
+//! ```
+
+use std::{
+    error::Error,
+    fs,
+    io::{BufWriter, Write},
+    sync::atomic::AtomicBool,
+};
+
+use fanorona::{Color, Position, Setup};
+use fanorona_engine::{
+    features, opening, Config, Engine, GameResult, Level, Limits, Tally, Weights, FEATURES,
+    FEATURE_COUNT,
+};
+
+type Result<T> = std::result::Result<T, Box<dyn Error>>;
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let arg = |i: usize| -> Result<&str> {
+        args.get(i)
+            .map(String::as_str)
+            .ok_or_else(|| format!("missing argument {i}; see the opening comment").into())
+    };
+    match arg(0)? {
+        "positions" => positions(arg(1)?.parse()?, arg(2)?),
+        "fit" => fit(arg(1)?),
+        "compare" => compare(arg(1)?.parse()?, arg(2)?.parse()?, &parse_weights(arg(3)?)?),
+        other => Err(format!("unknown command {other:?}").into()),
+    }
+}
+
+fn parse_weights(text: &str) -> Result<Weights> {
+    let v: Vec<i32> = text
+        .split(',')
+        .map(str::parse)
+        .collect::<std::result::Result<_, _>>()?;
+    let w: [i32; FEATURE_COUNT] = v
+        .try_into()
+        .map_err(|_| format!("expected {FEATURE_COUNT} weights"))?;
+    Ok(Weights(w))
+}
+
+/// Plays one self-play game at level 4 (depth 4, a little noise) from a
+/// random two-turn opening; returns the positions met and the result for
+/// White (1, 0.5 or 0).
+fn self_play(index: u32) -> (Vec<Position>, f64) {
+    let mut engine = Engine::new(Config {
+        table_bytes: 4 << 20,
+        ..Config::default()
+    });
+    let stop = AtomicBool::new(false);
+    let mut pos = Position::start();
+    for t in opening(0x7E8E1, index, 2) {
+        if let Ok(next) = pos.play(&t) {
+            pos = next;
+        }
+    }
+    let mut seen = Vec::new();
+    let mut n = 0u64;
+    while pos.outcome().is_none() {
+        n += 1;
+        if n > 4 && !pos.has_capture() {
+            seen.push(pos);
+        }
+        let seed = u64::from(index) << 16 | n;
+        let level = Level::new(4).unwrap_or(Level::MAX);
+        let Some(after) = engine.play_level(&pos, level, seed, &stop).after else {
+            break;
+        };
+        pos = after;
+    }
+    let result = match pos.outcome().and_then(|o| o.winner) {
+        Some(Color::White) => 1.0,
+        Some(Color::Black) => 0.0,
+        None => 0.5,
+    };
+    (seen, result)
+}
+
+fn positions(games: u32, out: &str) -> Result<()> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
+    let results: Vec<(Vec<Position>, f64)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|w| {
+                s.spawn(move || {
+                    (w..games)
+                        .step_by(threads as usize)
+                        .map(self_play)
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let mut file = BufWriter::new(fs::File::create(out)?);
+    let mut count = 0;
+    for (seen, result) in &results {
+        for p in seen {
+            writeln!(file, "{p};{result}")?;
+            count += 1;
+        }
+    }
+    file.flush()?;
+    eprintln!(
+        "{} games, {count} positions written to {out}",
+        results.len()
+    );
+    Ok(())
+}
+
+/// One training position: its features from White's side, its counter and
+/// the result for White.
+struct Sample {
+    f: [f64; FEATURE_COUNT],
+    fade: f64,
+    result: f64,
+}
+
+fn load(path: &str) -> Result<Vec<Sample>> {
+    let text = fs::read_to_string(path)?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let (pos, result) = line
+            .split_once(';')
+            .ok_or_else(|| format!("line {}: expected POSITION;RESULT", i + 1))?;
+        let pos = Position::from_setup(pos.parse::<Setup>()?)?;
+        let sign = if pos.turn() == Color::White {
+            1.0
+        } else {
+            -1.0
+        };
+        let raw = features(&pos);
+        let mut f = [0.0; FEATURE_COUNT];
+        for (x, r) in f.iter_mut().zip(raw) {
+            *x = sign * f64::from(r);
+        }
+        // The evaluation's fade over the last twenty turns of the counter.
+        let quiet = pos.turns_since_capture();
+        let fade = if quiet <= 30 {
+            1.0
+        } else {
+            f64::from(50 - quiet.min(50)) / 20.0
+        };
+        out.push(Sample {
+            f,
+            fade,
+            result: result.parse()?,
+        });
+    }
+    Ok(out)
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Mean squared error of the predicted results with weights `w` and
+/// scale `k` (per hundredth of a stone).
+fn loss(data: &[Sample], w: &[f64; FEATURE_COUNT], k: f64) -> f64 {
+    let sum: f64 = data
+        .iter()
+        .map(|s| {
+            let e: f64 = s.f.iter().zip(w).map(|(x, w)| x * w).sum::<f64>() * s.fade;
+            (s.result - sigmoid(k * e)).powi(2)
+        })
+        .sum();
+    sum / data.len() as f64
+}
+
+fn fit(path: &str) -> Result<()> {
+    let data = load(path)?;
+    let start = Weights::DEFAULT.0.map(f64::from);
+    // The scale that best fits the current weights, then the weights with
+    // that scale fixed (material stays 100: it is the unit).
+    let mut k = 0.01;
+    let mut best = loss(&data, &start, k);
+    for step in [0.004, 0.001, 0.0002] {
+        loop {
+            let up = loss(&data, &start, k + step);
+            let down = loss(&data, &start, (k - step).max(1e-5));
+            if up < best {
+                k += step;
+                best = up;
+            } else if down < best {
+                k -= step;
+                best = down;
+            } else {
+                break;
+            }
+        }
+    }
+    eprintln!(
+        "{} positions, k = {k:.4}, loss with the current weights {best:.6}",
+        data.len()
+    );
+    let mut w = start;
+    let mut lr = [0.0; FEATURE_COUNT];
+    for (i, l) in lr.iter_mut().enumerate() {
+        let spread = (data.iter().map(|s| s.f[i] * s.f[i]).sum::<f64>() / data.len() as f64).sqrt();
+        *l = if spread > 0.0 { 2000.0 / spread } else { 0.0 };
+    }
+    lr[0] = 0.0;
+    for epoch in 0..400 {
+        let mut grad = [0.0; FEATURE_COUNT];
+        for s in &data {
+            let e: f64 = s.f.iter().zip(&w).map(|(x, w)| x * w).sum::<f64>() * s.fade;
+            let p = sigmoid(k * e);
+            let g = -2.0 * (s.result - p) * p * (1.0 - p) * k * s.fade;
+            for (gi, x) in grad.iter_mut().zip(s.f) {
+                *gi += g * x;
+            }
+        }
+        for i in 0..FEATURE_COUNT {
+            w[i] -= lr[i] * grad[i] / data.len() as f64;
+        }
+        if epoch % 100 == 99 {
+            eprintln!("epoch {}: loss {:.6}", epoch + 1, loss(&data, &w, k));
+        }
+    }
+    let rounded: Vec<String> = w.iter().map(|x| format!("{}", x.round() as i32)).collect();
+    for (name, (old, new)) in FEATURES.iter().zip(start.iter().zip(&w)) {
+        eprintln!("{name:>14} {old:>6} -> {new:>8.1}");
+    }
+    println!("{}", rounded.join(","));
+    Ok(())
+}
+
+/// Plays `games` games at a fixed depth between the default weights and
+/// `candidate`, colours swapped in pairs, and prints the candidate's tally.
+fn compare(games: u32, depth: u32, candidate: &Weights) -> Result<()> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
+    let one = |i: u32| -> GameResult {
+        let weights = [*candidate, Weights::DEFAULT];
+        let mut engines = weights.map(|weights| {
+            Engine::new(Config {
+                table_bytes: 4 << 20,
+                weights,
+            })
+        });
+        let stop = AtomicBool::new(false);
+        let candidate_plays = if i % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let mut pos = Position::start();
+        for t in opening(0xC0DE, i / 2, 3) {
+            if let Ok(next) = pos.play(&t) {
+                pos = next;
+            }
+        }
+        while pos.outcome().is_none() {
+            let who = usize::from(pos.turn() != candidate_plays);
+            let r = engines[who].search(&pos, Limits::depth(depth), &stop, |_| {});
+            match r.after {
+                Some(after) => pos = after,
+                None => break,
+            }
+        }
+        match pos.outcome().and_then(|o| o.winner) {
+            None => GameResult::Draw,
+            Some(c) if c == candidate_plays => GameResult::Win,
+            Some(_) => GameResult::Loss,
+        }
+    };
+    let results: Vec<GameResult> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|w| {
+                s.spawn(move || {
+                    (w..games)
+                        .step_by(threads as usize)
+                        .map(one)
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let mut tally = Tally::default();
+    for r in results {
+        tally.add(r);
+    }
+    println!("candidate vs default at depth {depth}: {tally}");
+    Ok(())
+}
