@@ -9,6 +9,7 @@ mod limits;
 mod players;
 mod score;
 mod search;
+mod tables;
 mod tt;
 mod zobrist;
 
@@ -19,4 +20,5 @@ pub use limits::Limits;
 pub use players::{greedy_turn, random_turn};
 pub use score::Score;
 pub use search::{Config, Engine, Info, SearchResult, MAX_DEPTH};
+pub use tables::{Probe, TableResult, Tables};
 pub use zobrist::zobrist;
