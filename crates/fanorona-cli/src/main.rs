@@ -9,11 +9,12 @@
 use std::{
     io::{self, Write},
     process::ExitCode,
+    sync::Arc,
 };
 
 use clap::{Parser, Subcommand};
 use fanorona::{perft, perft_steps, Position, Setup, Turn};
-use fanorona_engine::{Config, Engine, Limits, MatchConfig, Player};
+use fanorona_engine::{Config, Engine, Limits, MatchConfig, Player, Tables};
 
 mod arena;
 mod draw;
@@ -70,7 +71,8 @@ enum Command {
     /// Prints a line per completed depth,
     /// `info depth D seldepth S score SCORE nodes N nps N time MS pv TURN...`,
     /// where SCORE is `cp N` (hundredths of a stone for the side to move),
-    /// `win N` or `loss N` (the game ends in N turns), then
+    /// `win N` or `loss N` (the game ends in N turns), `won` or `lost`
+    /// (so say the endgame tables), then
     /// `bestturn TURN`. When the game is over it prints
     /// `result OUTCOME` and `bestturn none`. Without a limit the search
     /// runs for 1000 milliseconds.
@@ -100,6 +102,15 @@ enum Command {
             allow_negative_numbers = true
         )]
         level: Option<String>,
+        /// Use endgame tables of every position with up to this many
+        /// stones (0 to 5; 0 for none). 4 takes about a second to build.
+        #[arg(
+            long,
+            value_name = "STONES",
+            default_value = "4",
+            allow_negative_numbers = true
+        )]
+        tables: String,
     },
     /// Answer the engine protocol on stdin and stdout, for matches with
     /// other programs.
@@ -111,7 +122,17 @@ enum Command {
     /// `bestturn none`; a line that cannot be obeyed answers
     /// `error REASON`. The protocol is described in the engine crate's
     /// README.
-    Engine,
+    Engine {
+        /// Use endgame tables of every position with up to this many
+        /// stones (0 to 5; 0 for none). 4 takes about a second to build.
+        #[arg(
+            long,
+            value_name = "STONES",
+            default_value = "4",
+            allow_negative_numbers = true
+        )]
+        tables: String,
+    },
     /// Play games between two players and print the score.
     ///
     /// Games are numbered from 1: the --white player is White in odd
@@ -150,6 +171,15 @@ enum Command {
             allow_negative_numbers = true
         )]
         seed: String,
+        /// Use endgame tables of every position with up to this many
+        /// stones (0 to 5; 0 for none). 4 takes about a second to build.
+        #[arg(
+            long,
+            value_name = "STONES",
+            default_value = "4",
+            allow_negative_numbers = true
+        )]
+        tables: String,
     },
 }
 
@@ -229,8 +259,10 @@ fn run(command: Command) -> Result<(), Failure> {
             nodes,
             depth,
             level,
+            tables,
         } => {
             let pos = parse_position(&position)?;
+            let tables = endgame_tables(&tables)?;
             let how = match (level, time, nodes, depth) {
                 (Some(level), ..) => Think::Level(usage(parse_level(&level))?),
                 (None, Some(ms), ..) => Think::Limits(usage(parse_limit("time", &ms))?),
@@ -239,11 +271,13 @@ fn run(command: Command) -> Result<(), Failure> {
                 (None, None, None, None) => Think::Limits(Limits::time_ms(1000)),
             };
             let mut engine = Engine::new(Config::default());
+            engine.set_tables(tables);
             report::think(&mut engine, &pos, how, &mut out)?;
             Ok(())
         }
-        Command::Engine => {
-            protocol::run(io::stdin().lock(), &mut out)?;
+        Command::Engine { tables } => {
+            let tables = endgame_tables(&tables)?;
+            protocol::run(io::stdin().lock(), &mut out, tables)?;
             Ok(())
         }
         Command::Match {
@@ -253,6 +287,7 @@ fn run(command: Command) -> Result<(), Failure> {
             time,
             openings,
             seed,
+            tables,
         } => {
             let first = parse_player("--white", &white)?;
             let second = parse_player("--black", &black)?;
@@ -264,9 +299,22 @@ fn run(command: Command) -> Result<(), Failure> {
                     None => None,
                 },
                 seed: parse_number("seed", &seed, 0)?,
+                tables: endgame_tables(&tables)?,
             };
             arena::play(&mut out, first, second, &config)
         }
+    }
+}
+
+/// Builds the endgame tables `--tables` asks for: up to that many stones,
+/// none for 0.
+fn endgame_tables(text: &str) -> Result<Option<Arc<Tables>>, Failure> {
+    match text.parse::<usize>() {
+        Ok(0) => Ok(None),
+        Ok(n @ 2..=5) => Ok(Some(Arc::new(Tables::build(n)))),
+        _ => Err(Failure::Usage(format!(
+            "invalid --tables {text:?}: expected 0 (none) or 2 to 5 stones"
+        ))),
     }
 }
 

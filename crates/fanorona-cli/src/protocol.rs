@@ -8,10 +8,11 @@
 use std::{
     io::{self, BufRead, Write},
     ops::ControlFlow,
+    sync::Arc,
 };
 
 use fanorona::{Position, Turn};
-use fanorona_engine::{Config, Engine, Level};
+use fanorona_engine::{Config, Engine, Level, Tables};
 
 use crate::{
     position_from_text,
@@ -52,9 +53,15 @@ struct Session {
 /// # Errors
 ///
 /// Reading the input or writing an answer failed.
-pub(crate) fn run(mut input: impl BufRead, out: &mut impl Write) -> io::Result<()> {
+pub(crate) fn run(
+    mut input: impl BufRead,
+    out: &mut impl Write,
+    tables: Option<Arc<Tables>>,
+) -> io::Result<()> {
+    let mut engine = Engine::new(Config::default());
+    engine.set_tables(tables);
     let mut session = Session {
-        engine: Engine::new(Config::default()),
+        engine,
         pos: Position::start(),
         level: Level::MAX,
     };
@@ -156,7 +163,7 @@ mod tests {
 
     fn session(input: &str) -> String {
         let mut out = Vec::new();
-        run(input.as_bytes(), &mut out).expect("writes to memory");
+        run(input.as_bytes(), &mut out, None).expect("writes to memory");
         String::from_utf8(out).expect("UTF-8")
     }
 

@@ -2,14 +2,19 @@
 //! played twice with colours swapped, and the score as an Elo difference
 //! with its error bars.
 
-use std::{fmt, str::FromStr, sync::atomic::AtomicBool, time::Duration};
+use std::{
+    fmt,
+    str::FromStr,
+    sync::{atomic::AtomicBool, Arc},
+    time::Duration,
+};
 
 use fanorona::{Color, Position, Turn};
 
 use crate::{
     players::{greedy_turn, random_turn},
     search::{Config, Engine},
-    Level, Limits,
+    Level, Limits, Tables,
 };
 
 /// Someone who plays a match.
@@ -52,7 +57,7 @@ impl fmt::Display for Player {
 }
 
 /// How a match is played.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct MatchConfig {
     /// Games in all; openings are played in pairs, colours swapped.
     pub games: u32,
@@ -63,6 +68,8 @@ pub struct MatchConfig {
     pub time: Option<Duration>,
     /// Seed for the openings and the weak levels' choices.
     pub seed: u64,
+    /// Endgame tables for the levels that use them.
+    pub tables: Option<Arc<Tables>>,
 }
 
 /// The end of one game, from the first player's side.
@@ -183,12 +190,16 @@ struct Seat {
 }
 
 impl Seat {
-    fn new(player: Player, seed: u64) -> Seat {
+    fn new(player: Player, seed: u64, tables: Option<&Arc<Tables>>) -> Seat {
         let engine = match player {
-            Player::Level(_) => Some(Engine::new(Config {
-                table_bytes: 8 << 20,
-                ..Config::default()
-            })),
+            Player::Level(_) => {
+                let mut engine = Engine::new(Config {
+                    table_bytes: 8 << 20,
+                    ..Config::default()
+                });
+                engine.set_tables(tables.cloned());
+                Some(engine)
+            }
             _ => None,
         };
         Seat {
@@ -261,7 +272,11 @@ pub fn play_game(
         Color::Black
     };
     let seed = config.seed.wrapping_add(u64::from(index) * 0x9E37_79B9);
-    let mut seats = [Seat::new(first, seed), Seat::new(second, seed ^ 1)];
+    let tables = config.tables.as_ref();
+    let mut seats = [
+        Seat::new(first, seed, tables),
+        Seat::new(second, seed ^ 1, tables),
+    ];
     let mut turns = opening(config.seed, index / 2, config.opening_turns);
     let mut pos = Position::start();
     for t in &turns {

@@ -30,6 +30,8 @@ pub struct LevelSpec {
     /// Whether the search looks past its horizon at pending captures. A
     /// beginner does not: it does not see the recapture.
     pub quiescence: bool,
+    /// Whether the level uses the endgame tables, when the engine has them.
+    pub tables: bool,
 }
 
 const SPECS: [LevelSpec; 6] = [
@@ -39,6 +41,7 @@ const SPECS: [LevelSpec; 6] = [
         nodes: None,
         noise: 200,
         quiescence: false,
+        tables: false,
     },
     LevelSpec {
         name: "Casual",
@@ -46,6 +49,7 @@ const SPECS: [LevelSpec; 6] = [
         nodes: None,
         noise: 60,
         quiescence: true,
+        tables: false,
     },
     LevelSpec {
         name: "Club",
@@ -53,6 +57,7 @@ const SPECS: [LevelSpec; 6] = [
         nodes: None,
         noise: 25,
         quiescence: true,
+        tables: false,
     },
     LevelSpec {
         name: "Strong",
@@ -60,6 +65,7 @@ const SPECS: [LevelSpec; 6] = [
         nodes: None,
         noise: 10,
         quiescence: true,
+        tables: false,
     },
     LevelSpec {
         name: "Expert",
@@ -67,6 +73,7 @@ const SPECS: [LevelSpec; 6] = [
         nodes: Some(300_000),
         noise: 0,
         quiescence: true,
+        tables: true,
     },
     LevelSpec {
         name: "Strongest",
@@ -74,6 +81,7 @@ const SPECS: [LevelSpec; 6] = [
         nodes: Some(2_000_000),
         noise: 0,
         quiescence: true,
+        tables: true,
     },
 ];
 

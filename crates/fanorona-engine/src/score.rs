@@ -9,6 +9,13 @@ pub(crate) const MATE: i32 = 30_000;
 pub(crate) const MATE_BOUND: i32 = MATE - 1_000;
 /// Above every score; the search window starts as `-INFINITY..INFINITY`.
 pub(crate) const INFINITY: i32 = MATE + 1;
+/// The score of a won endgame in the tables, less 100 for each stone the
+/// loser still has and 1 for each turn to the next capture: so the search
+/// prefers captures first, then the quickest way to the next one.
+pub(crate) const TABLE_WIN: i32 = 20_000;
+/// Scores above this (or below its negation) are proven: a won game, or
+/// a won endgame in the tables.
+pub(crate) const WIN_BOUND: i32 = 10_000;
 
 /// A search result as a player reads it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -20,6 +27,11 @@ pub enum Score {
     Win(u32),
     /// The side to move loses in this many turns.
     Loss(u32),
+    /// The side to move wins: the endgame tables say so, counting turns to
+    /// the next capture rather than to the end.
+    Won,
+    /// The side to move loses, by the endgame tables.
+    Lost,
 }
 
 impl Score {
@@ -28,6 +40,10 @@ impl Score {
             Score::Win((MATE - score) as u32)
         } else if score < -MATE_BOUND {
             Score::Loss((MATE + score) as u32)
+        } else if score > WIN_BOUND {
+            Score::Won
+        } else if score < -WIN_BOUND {
+            Score::Lost
         } else {
             Score::Value(score)
         }
@@ -35,12 +51,14 @@ impl Score {
 }
 
 impl fmt::Display for Score {
-    /// `cp 35`, `win 3` or `loss 4`.
+    /// `cp 35`, `win 3`, `loss 4`, `won` or `lost`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Score::Value(v) => write!(f, "cp {v}"),
             Score::Win(n) => write!(f, "win {n}"),
             Score::Loss(n) => write!(f, "loss {n}"),
+            Score::Won => f.write_str("won"),
+            Score::Lost => f.write_str("lost"),
         }
     }
 }
@@ -48,9 +66,9 @@ impl fmt::Display for Score {
 /// A score to store in the table: wins counted from this node, not from
 /// the root, so the entry is right wherever the position comes up again.
 pub(crate) fn to_table(score: i32, ply: usize) -> i32 {
-    if score > MATE_BOUND {
+    if score > WIN_BOUND {
         score + ply as i32
-    } else if score < -MATE_BOUND {
+    } else if score < -WIN_BOUND {
         score - ply as i32
     } else {
         score
@@ -59,9 +77,9 @@ pub(crate) fn to_table(score: i32, ply: usize) -> i32 {
 
 /// The reverse of [`to_table`].
 pub(crate) fn from_table(score: i32, ply: usize) -> i32 {
-    if score > MATE_BOUND {
+    if score > WIN_BOUND {
         score - ply as i32
-    } else if score < -MATE_BOUND {
+    } else if score < -WIN_BOUND {
         score + ply as i32
     } else {
         score
@@ -80,5 +98,7 @@ mod tests {
         assert_eq!(Score::Win(3).to_string(), "win 3");
         assert_eq!(from_table(to_table(MATE - 7, 4), 4), MATE - 7);
         assert_eq!(to_table(MATE - 7, 4), MATE - 3);
+        assert_eq!(Score::from_internal(TABLE_WIN - 130), Score::Won);
+        assert_eq!(from_table(to_table(-TABLE_WIN + 9, 5), 5), -TABLE_WIN + 9);
     }
 }

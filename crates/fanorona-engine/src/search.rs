@@ -9,7 +9,10 @@
 //! of the tree and the fifty-turn counter advances once per ply.
 
 use std::{
-    sync::atomic::{AtomicBool, Ordering},
+    sync::{
+        atomic::{AtomicBool, Ordering},
+        Arc,
+    },
     time::{Duration, Instant},
 };
 
@@ -18,9 +21,10 @@ use fanorona::{Position, Turn};
 use crate::{
     children::{children, Child},
     eval::{evaluate, Weights},
-    level::{self, Level},
+    level::{self, Level, LevelSpec},
     limits::Limits,
-    score::{from_table, to_table, Score, INFINITY, MATE, MATE_BOUND},
+    score::{from_table, to_table, Score, INFINITY, MATE, MATE_BOUND, TABLE_WIN, WIN_BOUND},
+    tables::{TableResult, Tables},
     tt::{Bound, Table},
     zobrist::zobrist,
 };
@@ -95,6 +99,7 @@ pub struct SearchResult {
 pub struct Engine {
     tt: Table,
     weights: Weights,
+    tables: Option<Arc<Tables>>,
     stack: Vec<Vec<Child>>,
     pv: Vec<Position>,
     pv_len: [usize; MAX_PLY + 1],
@@ -117,6 +122,7 @@ impl Engine {
         Engine {
             tt: Table::new(config.table_bytes),
             weights: config.weights,
+            tables: None,
             stack: (0..=MAX_PLY)
                 .map(|_| Vec::with_capacity(CHILDREN_ROOM))
                 .collect(),
@@ -136,6 +142,35 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.tt.clear();
         self.history.fill(0);
+    }
+
+    /// Gives the engine endgame tables to use (or takes them away). They
+    /// are shared: many engines may hold the same tables.
+    pub fn set_tables(&mut self, tables: Option<Arc<Tables>>) {
+        self.tables = tables;
+    }
+
+    /// The endgame tables in use, if any.
+    pub fn tables(&self) -> Option<&Arc<Tables>> {
+        self.tables.as_ref()
+    }
+
+    /// The exact score of `pos` from the endgame tables, when it is in
+    /// them.
+    #[inline]
+    fn probe(&self, pos: &Position, ply: usize) -> Option<i32> {
+        let tables = self.tables.as_ref()?;
+        if pos.board().occupied().count() > tables.max_stones() {
+            return None;
+        }
+        let probe = tables.probe(pos)?;
+        let turns = probe.turns as i32;
+        let score = |loser: usize| TABLE_WIN - 100 * loser as i32 - turns - ply as i32;
+        Some(match probe.result {
+            TableResult::Draw => 0,
+            TableResult::Win => score(pos.board().by_color(!pos.turn()).count()),
+            TableResult::Loss => -score(pos.board().by_color(pos.turn()).count()),
+        })
     }
 
     /// The evaluation weights in use.
@@ -229,6 +264,25 @@ impl Engine {
         stop: &AtomicBool,
     ) -> SearchResult {
         let spec = level.spec();
+        let tables = if spec.tables {
+            None
+        } else {
+            self.tables.take()
+        };
+        let result = self.play_spec(pos, spec, seed, stop);
+        if tables.is_some() {
+            self.tables = tables;
+        }
+        result
+    }
+
+    fn play_spec(
+        &mut self,
+        pos: &Position,
+        spec: LevelSpec,
+        seed: u64,
+        stop: &AtomicBool,
+    ) -> SearchResult {
         if spec.noise == 0 || spec.depth.is_none() {
             let limits = Limits {
                 depth: spec.depth,
@@ -295,7 +349,7 @@ impl Engine {
         stop: &AtomicBool,
     ) -> (i32, Option<Position>) {
         let mut window = ASPIRATION;
-        let (mut alpha, mut beta) = if depth >= 4 && last.abs() < MATE_BOUND {
+        let (mut alpha, mut beta) = if depth >= 4 && last.abs() < WIN_BOUND {
             (last - window, last + window)
         } else {
             (-INFINITY, INFINITY)
@@ -446,6 +500,9 @@ impl Engine {
         if ply >= MAX_PLY {
             return evaluate(pos, &self.weights);
         }
+        if let Some(score) = self.probe(pos, ply) {
+            return score;
+        }
         if depth <= 0 {
             return self.quiescence(pos, alpha, beta, ply, 0, stop);
         }
@@ -588,6 +645,11 @@ impl Engine {
                     Some(w) if w == pos.turn() => MATE - ply as i32,
                     Some(_) => -(MATE - ply as i32),
                 };
+            }
+        }
+        if qdepth > 0 {
+            if let Some(score) = self.probe(pos, ply) {
+                return score;
             }
         }
         let stand = evaluate(pos, &self.weights);

@@ -219,3 +219,38 @@ fn a_lead_that_needs_more_turns_than_the_counter_allows_is_a_draw() {
     let r = e.search(&p, Limits::depth(4), &AtomicBool::new(false), |_| {});
     assert_eq!(r.info.score, Score::Value(0));
 }
+
+#[test]
+fn with_the_tables_a_won_endgame_is_won() {
+    use fanorona_engine::{TableResult, Tables};
+    use std::sync::Arc;
+    let tables = Arc::new(Tables::build(4));
+    let mut rng = fastrand::Rng::with_seed(5);
+    let mut played = 0;
+    while played < 12 {
+        let (w, b) = if played % 2 == 0 { (3, 1) } else { (2, 2) };
+        let Some(start) = random_position(&mut rng, w, b) else {
+            continue;
+        };
+        let Some(probe) = tables.probe(&start) else {
+            continue;
+        };
+        if probe.result != TableResult::Win || probe.turns < 3 {
+            continue;
+        }
+        played += 1;
+        let mut e = engine();
+        e.set_tables(Some(Arc::clone(&tables)));
+        let mut p = start;
+        while p.outcome().is_none() {
+            let r = e.search(&p, Limits::depth(2), &AtomicBool::new(false), |_| {});
+            if p.turn() == Color::White {
+                let won = matches!(r.info.score, Score::Won | Score::Win(_));
+                assert!(won, "{p} from {start}: {}", r.info.score);
+            }
+            p = r.after.expect("a turn");
+        }
+        let winner = p.outcome().and_then(|o| o.winner);
+        assert_eq!(winner, Some(Color::White), "{start} ended {p}");
+    }
+}
