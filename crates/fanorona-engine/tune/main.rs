@@ -5,18 +5,19 @@
 //! cargo run --release -p fanorona-engine --example tune -- positions GAMES OUT
 //! cargo run --release -p fanorona-engine --example tune -- fit DATA
 //! cargo run --release -p fanorona-engine --example tune -- compare GAMES DEPTH W1,W2,...
+//! cargo run --release -p fanorona-engine --example tune -- endgames DATA COUNT NODES
 //! ```
 
 use std::{
     error::Error,
     fs,
     io::{BufWriter, Write},
-    sync::atomic::AtomicBool,
+    sync::{atomic::AtomicBool, Arc},
 };
 
 use fanorona::{Color, Position, Setup};
 use fanorona_engine::{
-    features, opening, Config, Engine, GameResult, Level, Limits, Tally, Weights, FEATURES,
+    features, opening, Config, Engine, GameResult, Level, Limits, Tables, Tally, Weights, FEATURES,
     FEATURE_COUNT,
 };
 
@@ -33,6 +34,7 @@ fn main() -> Result<()> {
         "positions" => positions(arg(1)?.parse()?, arg(2)?),
         "fit" => fit(arg(1)?),
         "compare" => compare(arg(1)?.parse()?, arg(2)?.parse()?, &parse_weights(arg(3)?)?),
+        "endgames" => endgames(arg(1)?, arg(2)?.parse()?, arg(3)?.parse()?),
         other => Err(format!("unknown command {other:?}").into()),
     }
 }
@@ -211,7 +213,7 @@ fn fit(path: &str) -> Result<()> {
         *l = if spread > 0.0 { 2000.0 / spread } else { 0.0 };
     }
     lr[0] = 0.0;
-    for epoch in 0..400 {
+    for epoch in 0..3000 {
         let mut grad = [0.0; FEATURE_COUNT];
         for s in &data {
             let e: f64 = s.f.iter().zip(&w).map(|(x, w)| x * w).sum::<f64>() * s.fade;
@@ -224,7 +226,7 @@ fn fit(path: &str) -> Result<()> {
         for i in 0..FEATURE_COUNT {
             w[i] -= lr[i] * grad[i] / data.len() as f64;
         }
-        if epoch % 100 == 99 {
+        if epoch % 500 == 499 {
             eprintln!("epoch {}: loss {:.6}", epoch + 1, loss(&data, &w, k));
         }
     }
@@ -295,5 +297,194 @@ fn compare(games: u32, depth: u32, candidate: &Weights) -> Result<()> {
         tally.add(r);
     }
     println!("candidate vs default at depth {depth}: {tally}");
+    Ok(())
+}
+
+/// Positions from `path` with at most 8 stones, a lead of `lead` stones or
+/// more (at most 1 when `lead` is 0) and no capture pending, fresh from a
+/// capture: `count` of them, spread evenly through the file.
+fn endgame_positions(path: &str, count: usize, lead: usize) -> Result<Vec<Position>> {
+    let text = fs::read_to_string(path)?;
+    let mut all = Vec::new();
+    for line in text.lines() {
+        let Some((pos, _)) = line.split_once(';') else {
+            continue;
+        };
+        let pos = Position::from_setup(pos.parse::<Setup>()?)?;
+        let b = pos.board();
+        let (w, k) = (b.count(Color::White), b.count(Color::Black));
+        let fits = if lead == 0 {
+            w.abs_diff(k) <= 1
+        } else {
+            w.abs_diff(k) >= lead
+        };
+        let fresh = !pos.has_capture() && pos.turns_since_capture() == 0;
+        if (5..=8).contains(&(w + k)) && fits && fresh {
+            all.push(pos);
+        }
+    }
+    all.dedup();
+    let step = (all.len() / count.max(1)).max(1);
+    Ok(all.into_iter().step_by(step).take(count).collect())
+}
+
+/// Plays `pos` out between two engines searching `nodes` nodes a turn,
+/// `with[c]` saying whether colour c's engine has the tables. Returns the
+/// winner.
+fn play_out(pos: Position, nodes: u64, with: [bool; 2], tables: &Arc<Tables>) -> Option<Color> {
+    let mut engines = with.map(|t| {
+        let mut e = Engine::new(Config {
+            table_bytes: 8 << 20,
+            ..Config::default()
+        });
+        if t {
+            e.set_tables(Some(Arc::clone(tables)));
+        }
+        e
+    });
+    let stop = AtomicBool::new(false);
+    let mut pos = pos;
+    while pos.outcome().is_none() {
+        let who = usize::from(pos.turn() == Color::Black);
+        match engines[who]
+            .search(&pos, Limits::nodes(nodes), &stop, |_| {})
+            .after
+        {
+            Some(after) => pos = after,
+            None => break,
+        }
+    }
+    pos.outcome().and_then(|o| o.winner)
+}
+
+/// The two endgame experiments: the side ahead, both with tables, wins how
+/// often within the fifty-turn rule; and the engine with tables against
+/// itself without, from each position once with each side.
+fn endgames(path: &str, count: usize, nodes: u64) -> Result<()> {
+    let positions = endgame_positions(path, count, 2)?;
+    let close = endgame_positions(path, count, 0)?;
+    let tables = Arc::new(Tables::build(4));
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let ahead = |p: &Position| {
+        let b = p.board();
+        if b.count(Color::White) > b.count(Color::Black) {
+            Color::White
+        } else {
+            Color::Black
+        }
+    };
+    // Per position: (ahead won with both tables, tables side ahead won,
+    // tables side behind result for the tables side: 1 win, 0.5 draw, 0 loss).
+    let run = |p: &Position| -> (bool, bool, f64, f64) {
+        let a = ahead(p);
+        let ai = usize::from(a == Color::Black);
+        let both = play_out(*p, nodes, [true, true], &tables) == Some(a);
+        let mut with = [false, false];
+        with[ai] = true;
+        let w_ahead = play_out(*p, nodes, with, &tables);
+        let mut with = [true, true];
+        with[ai] = false;
+        let w_behind = play_out(*p, nodes, with, &tables);
+        let score = |w: Option<Color>, side: Color| match w {
+            None => 0.5,
+            Some(c) if c == side => 1.0,
+            Some(_) => 0.0,
+        };
+        (
+            both,
+            w_ahead == Some(a),
+            score(w_ahead, a),
+            score(w_behind, !a),
+        )
+    };
+    let results: Vec<(bool, bool, f64, f64)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|w| {
+                let (positions, run) = (&positions, &run);
+                s.spawn(move || {
+                    positions
+                        .iter()
+                        .skip(w)
+                        .step_by(threads)
+                        .map(run)
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let n = results.len();
+    let converted = results.iter().filter(|r| r.0).count();
+    let converted_with = results.iter().filter(|r| r.1).count();
+    let score: f64 = results.iter().map(|r| r.2 + r.3).sum();
+    let mut tally = Tally::default();
+    for r in &results {
+        for s in [r.2, r.3] {
+            tally.add(if s == 1.0 {
+                GameResult::Win
+            } else if s == 0.5 {
+                GameResult::Draw
+            } else {
+                GameResult::Loss
+            });
+        }
+    }
+    println!("{n} positions with at most 8 stones, one side 2 or more ahead, {nodes} nodes a turn");
+    println!(
+        "conversion, both sides with tables: {converted}/{n} won by the side ahead ({:.1}%)",
+        100.0 * converted as f64 / n.max(1) as f64
+    );
+    println!(
+        "tables against no tables, each position once with each side: {tally} (points {score}/{})",
+        2 * n
+    );
+    println!(
+        "side ahead with tables against no tables: {converted_with}/{n} converted ({:.1}%)",
+        100.0 * converted_with as f64 / n.max(1) as f64
+    );
+    // Close endgames (at most one stone apart): tables against none, each
+    // position once with each colour.
+    let close_run = |p: &Position| -> [Option<Color>; 2] {
+        [
+            play_out(*p, nodes, [true, false], &tables),
+            play_out(*p, nodes, [false, true], &tables),
+        ]
+    };
+    let results: Vec<[Option<Color>; 2]> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|w| {
+                let (close, close_run) = (&close, &close_run);
+                s.spawn(move || {
+                    close
+                        .iter()
+                        .skip(w)
+                        .step_by(threads)
+                        .map(close_run)
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let mut tally = Tally::default();
+    for [a, b] in &results {
+        for (winner, tables_side) in [(a, Color::White), (b, Color::Black)] {
+            tally.add(match winner {
+                None => GameResult::Draw,
+                Some(c) if *c == tables_side => GameResult::Win,
+                Some(_) => GameResult::Loss,
+            });
+        }
+    }
+    println!(
+        "{} close endgames (5 to 8 stones, at most one apart), tables against none, both colours: {tally}",
+        results.len()
+    );
     Ok(())
 }
