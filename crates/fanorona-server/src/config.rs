@@ -73,7 +73,7 @@ pub struct Config {
 
     /// How often expired invitations are deleted.
     #[arg(long, env = "FANORONA_SWEEP_EVERY", default_value = "1h", value_parser = humantime::parse_duration)]
-    pub sweep_every: Duration,
+    pub(crate) sweep_every: Duration,
 
     /// WebSockets one client address may hold open across all games.
     #[arg(long, env = "FANORONA_SOCKETS_PER_ADDRESS", default_value_t = 128)]
@@ -104,7 +104,7 @@ pub struct Config {
     /// How long shutdown (SIGTERM, Ctrl-C) may wait for writes in flight
     /// and for clients before it drops the connections still open.
     #[arg(long, env = "FANORONA_SHUTDOWN_TIMEOUT", default_value = "10s", value_parser = humantime::parse_duration)]
-    pub shutdown_timeout: Duration,
+    pub(crate) shutdown_timeout: Duration,
 
     /// Lets `POST /api/games` start from any position text (`position`
     /// field). For tests and analysis only: never enable it in production.
@@ -144,7 +144,7 @@ impl Config {
     }
 
     /// The origin links are built on, without a trailing slash.
-    pub fn origin(&self) -> String {
+    fn origin(&self) -> String {
         match &self.public_url {
             Some(url) => url.trim_end_matches('/').to_owned(),
             None => format!("http://{}", self.listen),
@@ -156,19 +156,19 @@ impl Config {
 /// origin of its links, whether it is served over HTTPS, and when an
 /// invitation expires.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Site {
+pub(crate) struct Site {
     /// The origin links are built on, without a trailing slash.
-    pub origin: String,
+    pub(crate) origin: String,
     /// Whether the origin is `https://`: cookies are then `Secure`, and
     /// the headers ask for HTTPS only.
-    pub https: bool,
+    pub(crate) https: bool,
     /// How long an invitation nobody joined stays valid, in seconds.
     invite_ttl: i64,
 }
 
 impl Site {
     /// The site `config` describes.
-    pub fn new(config: &Config) -> Site {
+    pub(crate) fn new(config: &Config) -> Site {
         let origin = config.origin();
         Site {
             https: origin.starts_with("https://"),
@@ -179,12 +179,12 @@ impl Site {
 
     /// Whether the invitation of a game created at `created_at` has
     /// expired at `now` (both in seconds since the Unix epoch).
-    pub fn invitation_expired(&self, created_at: i64, now: i64) -> bool {
+    pub(crate) fn invitation_expired(&self, created_at: i64, now: i64) -> bool {
         now.saturating_sub(created_at) >= self.invite_ttl
     }
 
     /// The creation time before which an invitation has expired at `now`.
-    pub fn invitations_expire_before(&self, now: i64) -> i64 {
+    pub(crate) fn invitations_expire_before(&self, now: i64) -> i64 {
         now.saturating_sub(self.invite_ttl)
     }
 }

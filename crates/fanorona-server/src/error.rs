@@ -117,13 +117,13 @@ impl AppError {
     }
 
     /// A failed write, logged here, becomes [`AppError::NotSaved`].
-    pub fn not_saved(error: StoreError) -> AppError {
+    pub(crate) fn not_saved(error: StoreError) -> AppError {
         tracing::warn!(%error, "write failed");
         AppError::NotSaved
     }
 
     /// The error message as sent: `{"type":"error","code":..,"message":..}`.
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         if self.status() == StatusCode::INTERNAL_SERVER_ERROR {
             tracing::error!(error = ?self, "request failed");
         }

@@ -57,7 +57,7 @@ macro_rules! intent_kinds {
             }
 
             /// The kind called `name`, if there is one.
-            pub fn from_name(name: &str) -> Option<IntentKind> {
+            pub(crate) fn from_name(name: &str) -> Option<IntentKind> {
                 match name {
                     $($name => Some(IntentKind::$kind),)*
                     _ => None,
@@ -88,7 +88,7 @@ intent_kinds! {
 
 impl Intent {
     /// The kind of this intent.
-    pub const fn kind(&self) -> IntentKind {
+    pub(crate) const fn kind(&self) -> IntentKind {
         match self {
             Intent::Step { .. } => IntentKind::Step,
             Intent::EndTurn => IntentKind::EndTurn,
@@ -103,7 +103,7 @@ impl Intent {
 
     /// The intent of `kind` when it has no fields; `None` for
     /// [`IntentKind::Step`], the one kind with fields.
-    pub const fn without_fields(kind: IntentKind) -> Option<Intent> {
+    pub(crate) const fn without_fields(kind: IntentKind) -> Option<Intent> {
         Some(match kind {
             IntentKind::Step => return None,
             IntentKind::EndTurn => Intent::EndTurn,
@@ -117,7 +117,7 @@ impl Intent {
     }
 
     /// The stable name used on the wire and in the store: `step`, `end_turn`...
-    pub const fn name(&self) -> &'static str {
+    pub(crate) const fn name(&self) -> &'static str {
         self.kind().name()
     }
 }
@@ -133,7 +133,7 @@ pub struct Action {
 
 /// Who a connection is: one of the players, or a spectator.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Role {
+pub(crate) enum Role {
     /// The player of this colour.
     Player(Color),
     /// Someone watching.
@@ -142,7 +142,7 @@ pub enum Role {
 
 impl Role {
     /// `"white"`, `"black"` or `"spectator"`.
-    pub const fn name(self) -> &'static str {
+    pub(crate) const fn name(self) -> &'static str {
         match self {
             Role::Player(c) => c.name(),
             Role::Spectator => "spectator",
@@ -152,7 +152,7 @@ impl Role {
 
 /// Why a game ended, on the board or off it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Reason {
+pub(crate) enum Reason {
     /// The loser has no stones left.
     NoStones,
     /// The loser, to move, has no legal step.
@@ -169,7 +169,7 @@ pub enum Reason {
 
 impl Reason {
     /// The stable wire name, like `no_stones`.
-    pub const fn code(self) -> &'static str {
+    pub(crate) const fn code(self) -> &'static str {
         match self {
             Reason::NoStones => "no_stones",
             Reason::NoLegalStep => "no_legal_step",
@@ -185,9 +185,9 @@ impl Reason {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct GameResult {
     /// The winner, or `None` for a draw.
-    pub winner: Option<Color>,
+    pub(crate) winner: Option<Color>,
     /// Why the game ended.
-    pub reason: Reason,
+    pub(crate) reason: Reason,
 }
 
 /// Why an intent is refused. Each has a stable code and a sentence.
@@ -226,7 +226,7 @@ pub enum GameError {
 
 impl GameError {
     /// A stable snake_case identifier.
-    pub const fn code(&self) -> &'static str {
+    pub(crate) const fn code(&self) -> &'static str {
         match self {
             GameError::Play(e) => e.code(),
             GameError::NotYourTurn => "not_your_turn",
@@ -243,16 +243,16 @@ impl GameError {
 
 /// The turn being played: its notation so far and what it took.
 #[derive(Clone, Debug)]
-pub struct TurnSoFar {
+pub(crate) struct TurnSoFar {
     /// The steps so far, in turn notation.
-    pub turn: Turn,
+    pub(crate) turn: Turn,
     /// Every enemy stone taken so far, in order.
-    pub captured: Vec<Square>,
+    pub(crate) captured: Vec<Square>,
 }
 
 impl TurnSoFar {
     /// The points the stone has stood on, its start first.
-    pub fn path(&self) -> Vec<Square> {
+    pub(crate) fn path(&self) -> Vec<Square> {
         std::iter::once(self.turn.origin())
             .chain(self.turn.landings().iter().map(|l| l.to))
             .collect()
@@ -263,7 +263,7 @@ impl TurnSoFar {
 #[derive(Clone, Debug)]
 pub struct Game {
     /// The position the game started from.
-    pub start: Position,
+    pub(crate) start: Position,
     /// The position now, with the turn in progress if any.
     pub position: Position,
     /// Completed turns in notation.
@@ -271,19 +271,19 @@ pub struct Game {
     /// What each completed turn took, in order: one entry per turn of
     /// `moves` (empty for a paika), so that nobody has to replay the rules
     /// to show the history.
-    pub captures: Vec<Vec<Square>>,
+    pub(crate) captures: Vec<Vec<Square>>,
     /// The turn in progress, if a capture chain is open.
-    pub current: Option<TurnSoFar>,
+    pub(crate) current: Option<TurnSoFar>,
     /// The last completed turn.
-    pub last: Option<TurnSoFar>,
+    pub(crate) last: Option<TurnSoFar>,
     /// The end of the game, once it has ended.
     pub result: Option<GameResult>,
     /// The player whose draw offer is pending.
-    pub draw_offer: Option<Color>,
+    pub(crate) draw_offer: Option<Color>,
     /// Which players have asked for a rematch.
-    pub rematch: ByColor<bool>,
+    pub(crate) rematch: ByColor<bool>,
     /// The rematch game, once both asked.
-    pub next_game: Option<GameId>,
+    pub(crate) next_game: Option<GameId>,
     /// How many actions have been applied.
     pub seq: u64,
 }
@@ -307,7 +307,7 @@ impl Game {
     }
 
     /// Applies one action in place, or says why it is refused and changes
-    /// nothing: [`Game::plan`], then [`Game::commit`].
+    /// nothing: `Game::plan`, then `Game::commit`.
     ///
     /// # Errors
     ///
@@ -325,7 +325,7 @@ impl Game {
     /// # Errors
     ///
     /// The [`GameError`] that explains the refusal.
-    pub fn plan(&self, action: Action) -> Result<Plan, GameError> {
+    pub(crate) fn plan(&self, action: Action) -> Result<Plan, GameError> {
         let Action { by, intent } = action;
         let effect = if intent == Intent::Rematch {
             self.plan_rematch(by)?
@@ -390,7 +390,7 @@ impl Game {
     ///
     /// [`StalePlan`], changing nothing, when the game has changed since the
     /// plan was made.
-    pub fn commit(&mut self, plan: Plan) -> Result<(), StalePlan> {
+    pub(crate) fn commit(&mut self, plan: Plan) -> Result<(), StalePlan> {
         if plan.seq != self.seq {
             return Err(StalePlan);
         }
@@ -452,7 +452,7 @@ impl Game {
 /// An action the game accepted, and what it will do: made by
 /// [`Game::plan`], stored by the hub, applied by [`Game::commit`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Plan {
+pub(crate) struct Plan {
     action: Action,
     /// How many actions the game had when the plan was made.
     seq: u64,
@@ -461,12 +461,12 @@ pub struct Plan {
 
 impl Plan {
     /// The action to store.
-    pub fn action(&self) -> Action {
+    pub(crate) fn action(&self) -> Action {
         self.action
     }
 
     /// Whether the plan starts the rematch: the other player had asked.
-    pub fn completes_rematch(&self) -> bool {
+    pub(crate) fn completes_rematch(&self) -> bool {
         matches!(self.effect, Effect::AskRematch { completes: true })
     }
 }
@@ -491,7 +491,7 @@ enum Effect {
 /// A plan applied to a game that changed after the plan was made.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("the game changed after this action was checked")]
-pub struct StalePlan;
+pub(crate) struct StalePlan;
 
 fn board_result(outcome: fanorona::Outcome) -> GameResult {
     let reason = match outcome.reason {

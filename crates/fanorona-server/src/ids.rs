@@ -9,11 +9,11 @@ use subtle::ConstantTimeEq;
 const ALPHABET: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 /// The length of a game id: 10 base-62 characters, about 59 bits.
-pub const GAME_ID_LEN: usize = 10;
+const GAME_ID_LEN: usize = 10;
 
 /// The length of a seat secret or invitation token: 22 base-62 characters,
 /// about 131 bits.
-pub const SECRET_LEN: usize = 22;
+const SECRET_LEN: usize = 22;
 
 /// Draws `len` base-62 characters from the operating system's random source.
 ///
@@ -136,7 +136,7 @@ impl Secret {
     /// key) asking again gets the same secret, so a join whose answer was
     /// lost can be repeated; nobody without both the invitation and the
     /// key can compute it.
-    pub fn derive(id: &GameId, invite: &Secret, key: &JoinKey) -> Secret {
+    pub(crate) fn derive(id: &GameId, invite: &Secret, key: &JoinKey) -> Secret {
         let mut hash = Sha256::new();
         for part in ["fanorona join", id.as_str(), invite.expose(), key.as_str()] {
             // Each part with its length, so no two lists of parts hash
@@ -183,10 +183,10 @@ impl FromStr for Secret {
 
 /// The shortest join key: 22 characters of base 62 or base64url carry
 /// at least 128 bits.
-pub const JOIN_KEY_MIN_LEN: usize = 22;
+const JOIN_KEY_MIN_LEN: usize = 22;
 
 /// The longest join key.
-pub const JOIN_KEY_MAX_LEN: usize = 64;
+const JOIN_KEY_MAX_LEN: usize = 64;
 
 /// A random key a browser draws once per game and sends with every try
 /// of the same join, so that a repeated join gets the same seat: 22 to 64
@@ -194,11 +194,11 @@ pub const JOIN_KEY_MAX_LEN: usize = 64;
 /// shows it: with the invitation, it makes the seat secret.
 #[derive(Clone, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "String")]
-pub struct JoinKey(String);
+pub(crate) struct JoinKey(String);
 
 impl JoinKey {
     /// The key as text.
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         &self.0
     }
 }
@@ -212,7 +212,7 @@ impl fmt::Debug for JoinKey {
 /// Text that is not a join key.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("invalid join key: 22 to 64 characters of 0-9, A-Z, a-z, - and _")]
-pub struct ParseJoinKeyError;
+pub(crate) struct ParseJoinKeyError;
 
 impl FromStr for JoinKey {
     type Err = ParseJoinKeyError;
@@ -243,7 +243,7 @@ pub struct SecretHash([u8; 32]);
 
 impl SecretHash {
     /// The hash as 64 lower-case hex digits, as stored.
-    pub fn to_hex(&self) -> String {
+    pub(crate) fn to_hex(self) -> String {
         self.0.iter().map(|b| format!("{b:02x}")).collect()
     }
 
@@ -252,7 +252,7 @@ impl SecretHash {
     /// # Errors
     ///
     /// When the text is not 64 hex digits.
-    pub fn from_hex(s: &str) -> Result<SecretHash, ParseSecretError> {
+    pub(crate) fn from_hex(s: &str) -> Result<SecretHash, ParseSecretError> {
         let bytes = s.as_bytes();
         if bytes.len() != 64 {
             return Err(ParseSecretError);
@@ -266,7 +266,7 @@ impl SecretHash {
     }
 
     /// Whether `secret` hashes to this value, in constant time.
-    pub fn matches(&self, secret: &Secret) -> bool {
+    pub(crate) fn matches(&self, secret: &Secret) -> bool {
         *self == secret.hash()
     }
 }

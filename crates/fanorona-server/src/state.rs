@@ -17,13 +17,13 @@ use crate::{
 #[derive(Clone, Debug)]
 pub struct AppState {
     /// The configuration.
-    pub config: Arc<Config>,
+    pub(crate) config: Arc<Config>,
     /// Every live game.
-    pub hub: Hub,
+    pub(crate) hub: Hub,
     /// Rate limits per client address.
     pub(crate) limits: Arc<Limits>,
     /// The header a trusted proxy puts the client's address in.
-    pub(crate) trusted_proxy: TrustedProxy,
+    trusted_proxy: TrustedProxy,
 }
 
 impl AppState {

@@ -12,10 +12,17 @@ use common::{start, start_in, TestServer, Ws, WAIT};
 use reqwest::{header, StatusCode};
 use serde_json::json;
 
-/// The file `web/{name}` as it is in the repository.
+/// The file `web/{name}` as it is in the repository, except that a page
+/// has its partials put in, as the server sends it.
 fn web_file(name: &str) -> Vec<u8> {
     let path = format!("{}/../../web/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    let file = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    if !String::from_utf8_lossy(&file).contains("<!-- include ") {
+        return file;
+    }
+    fanorona_server::routes::file(name)
+        .unwrap_or_else(|| panic!("{name} is not embedded"))
+        .to_vec()
 }
 
 /// An answer's status, `Content-Encoding`, `Vary`, `ETag` and raw body.

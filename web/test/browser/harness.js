@@ -11,6 +11,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
+import { readPage } from '../pages.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const WEB = join(ROOT, 'web');
@@ -113,7 +114,8 @@ function webFiles(dir = WEB) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (path !== join(WEB, 'test')) out.push(...webFiles(path));
+      // The tests are not served, nor the partials that pages include.
+      if (![join(WEB, 'test'), join(WEB, 'partials')].includes(path)) out.push(...webFiles(path));
     } else if (statSync(path).isFile()) {
       out.push(relative(WEB, path));
     }
@@ -122,7 +124,8 @@ function webFiles(dir = WEB) {
 }
 
 // The files are embedded in the binary: a binary built before the last
-// change of web/ would test old files, so compare them first.
+// change of web/ would test old files, so compare them first (a page with
+// its partials put in).
 // The templates (game.html, invite.html, message.html) are only served
 // filled in, by their routes, and are checked through them.
 const TEMPLATES = ['game.html', 'invite.html', 'message.html'];
@@ -132,7 +135,8 @@ async function checkEmbeddedFiles(url) {
   for (const file of webFiles().filter((f) => !TEMPLATES.includes(f))) {
     const res = await fetch(`${url}/${file.split('/').map(encodeURIComponent).join('/')}`);
     const body = Buffer.from(await res.arrayBuffer());
-    if (!res.ok || !body.equals(readFileSync(join(WEB, file)))) stale.push(file);
+    const expected = file.endsWith('.html') ? Buffer.from(readPage(file)) : readFileSync(join(WEB, file));
+    if (!res.ok || !body.equals(expected)) stale.push(file);
   }
   if (stale.length) {
     throw new Error(`The server binary embeds an older web/ (${stale.join(', ')}).\n`

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { translator, chooseLang, CATALOGS } from '../../js/i18n.js';
+import { readPage } from '../pages.js';
 
 const WEB = new URL('../../', import.meta.url);
 const t = translator('en');
@@ -30,7 +31,7 @@ test('every page marks its text with catalog keys, and the text matches the cata
   assert.ok(pages.length >= 4);
   let checked = 0;
   for (const page of pages) {
-    const html = readFileSync(new URL(page, WEB), 'utf8');
+    const html = readPage(page);
     for (const m of html.matchAll(/<(\w+)[^>]*\sdata-i18n="([^"]+)"[^>]*>([^<]*)</g)) {
       const [, , key, text] = m;
       // A key the server fills in ({{name}}): crates/fanorona-server
@@ -76,7 +77,7 @@ test('every end reason and server error code has a message', () => {
 
 test('pages have no inline scripts, styles or event handlers', () => {
   for (const page of pages) {
-    const html = readFileSync(new URL(page, WEB), 'utf8');
+    const html = readPage(page);
     assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, `${page}: inline script`);
     assert.doesNotMatch(html, /<style[\s>]/, `${page}: style element`);
     assert.doesNotMatch(html, /\sstyle="/, `${page}: style attribute`);

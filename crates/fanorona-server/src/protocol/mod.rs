@@ -63,7 +63,7 @@ pub enum ProtocolError {
 
 impl ProtocolError {
     /// A stable snake_case identifier.
-    pub const fn code(&self) -> &'static str {
+    pub(crate) const fn code(&self) -> &'static str {
         match self {
             ProtocolError::BadJson => "bad_json",
             ProtocolError::UnknownType(_) => "unknown_type",
@@ -258,7 +258,7 @@ fn field<T: DeserializeOwned>(
 
 /// The messages the server sends besides the state.
 #[derive(Debug)]
-pub enum ServerMsg<'a> {
+pub(crate) enum ServerMsg<'a> {
     /// First message on a socket: who this connection is.
     Welcome {
         /// The game.
@@ -281,7 +281,7 @@ pub enum ServerMsg<'a> {
 impl ServerMsg<'_> {
     /// The message as JSON text, written by hand into a `String`: every
     /// field is a string or `null`, so nothing can fail.
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         let mut out = String::with_capacity(128);
         match self {
             ServerMsg::Welcome {

@@ -18,9 +18,9 @@ use crate::{
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct PlayerView {
     /// Someone holds the seat.
-    pub joined: bool,
+    pub(crate) joined: bool,
     /// At least one connection of the seat's holder is open.
-    pub connected: bool,
+    pub(crate) connected: bool,
 }
 
 /// What the state message needs besides the game itself.
@@ -158,7 +158,7 @@ pub struct StateEncoder {
 
 impl StateEncoder {
     /// Forgets everything kept, as for a new game.
-    pub fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         *self = StateEncoder::default();
     }
 

@@ -3,7 +3,6 @@
 //! body when the request's `Accept-Encoding` takes one.
 
 use std::{
-    borrow::Cow,
     collections::HashMap,
     io::Write,
     sync::{
@@ -17,15 +16,21 @@ use axum::{
     http::{header, HeaderMap, HeaderValue, StatusCode, Uri},
     response::{IntoResponse, Response},
 };
-use rust_embed::{EmbeddedFile, RustEmbed};
+use rust_embed::RustEmbed;
 use tokio::sync::watch;
 
-use super::template::Message;
+use super::{
+    files::{File, Folder},
+    template::Message,
+};
 
-/// The site's files, from `web/` at the repository root.
+/// The site's files, from `web/` at the repository root, without its
+/// tests and without the partials that pages include: those are only
+/// served inside the pages.
 #[derive(Debug, RustEmbed)]
 #[folder = "../../web/"]
 #[exclude = "test/**"]
+#[exclude = "partials/**"]
 #[allow_missing = true]
 pub struct Web;
 
@@ -42,30 +47,31 @@ pub(super) async fn static_file(uri: Uri, headers: HeaderMap) -> Response {
     respond::<Web>(uri.path(), &headers)
 }
 
-/// Answers a request for `path` from the embedded files `E`: `/` and paths
+/// Answers a request for `path` from the files of `E`: `/` and paths
 /// ending in `/` mean `index.html`, and `/rules` may stand for `rules.html`.
 /// The body is compressed when `Accept-Encoding` allows it, and a matching
 /// `If-None-Match` gets 304.
-pub(crate) fn respond<E: RustEmbed>(path: &str, headers: &HeaderMap) -> Response {
+pub(crate) fn respond<E: Folder>(path: &str, headers: &HeaderMap) -> Response {
     let mut name = path.trim_start_matches('/').to_owned();
     if name.is_empty() || name.ends_with('/') {
         name.push_str("index.html");
     }
-    let file = E::get(&name).or_else(|| {
+    let files = E::files();
+    let file = files.get(&name).or_else(|| {
         let last = name.rsplit('/').next().unwrap_or_default();
         (!last.contains('.'))
-            .then(|| E::get(&format!("{name}.html")))
+            .then(|| files.get(&format!("{name}.html")))
             .flatten()
     });
     let Some(file) = file else {
         return page_with_status(Message::Missing, StatusCode::NOT_FOUND, headers);
     };
-    let (coding, body) = encode(&file, headers);
-    let etag = etag(&file, coding);
+    let (coding, body) = encode(file, headers);
+    let etag = etag(file, coding);
     let mut response = if matches_etag(headers, &etag) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
-        encoded_response(&file, coding, body)
+        encoded_response(file, coding, body)
     };
     let out = response.headers_mut();
     if let Ok(value) = HeaderValue::from_str(&etag) {
@@ -107,8 +113,8 @@ pub(super) fn rendered_page(html: String, headers: &HeaderMap) -> Response {
 
 /// A 200 answer with `body`, the file's content type and, for a
 /// compressed body, its `Content-Encoding`.
-fn encoded_response(file: &EmbeddedFile, coding: Coding, body: Bytes) -> Response {
-    let mime = file.metadata.mimetype().to_owned();
+fn encoded_response(file: &File, coding: Coding, body: Bytes) -> Response {
+    let mime = file.mime.clone();
     let mut response = ([(header::CONTENT_TYPE, mime)], body).into_response();
     if let Some(token) = coding.token() {
         response
@@ -124,9 +130,8 @@ fn encoded_response(file: &EmbeddedFile, coding: Coding, body: Bytes) -> Respons
 /// bodies are different bytes, so a cache or a range request must never
 /// take one for another. The browser sends back the ETag of the body it
 /// holds, which matches only an answer in the same coding.
-fn etag(file: &EmbeddedFile, coding: Coding) -> String {
-    let hash = file.metadata.sha256_hash();
-    let hex: String = hash[..16].iter().map(|b| format!("{b:02x}")).collect();
+fn etag(file: &File, coding: Coding) -> String {
+    let hex: String = file.hash[..16].iter().map(|b| format!("{b:02x}")).collect();
     match coding.token() {
         Some(token) => format!("\"{hex}-{token}\""),
         None => format!("\"{hex}\""),
@@ -223,9 +228,9 @@ fn accepted(headers: &HeaderMap) -> Vec<Coding> {
 /// milliseconds a file, on an async worker): until the start-up task
 /// ([`compress_all`]) has made the copies, the file goes as it is, and a
 /// file it has not reached yet is compressed on a blocking thread.
-fn encode(file: &EmbeddedFile, headers: &HeaderMap) -> (Coding, Bytes) {
+fn encode(file: &File, headers: &HeaderMap) -> (Coding, Bytes) {
     if !compressible(file) {
-        return (Coding::Identity, plain(file));
+        return (Coding::Identity, file.data.clone());
     }
     let forms = forms_of(file);
     for coding in accepted(headers) {
@@ -239,12 +244,12 @@ fn encode(file: &EmbeddedFile, headers: &HeaderMap) -> (Coding, Bytes) {
     if !forms.complete() {
         compress_later(forms, file.data.clone());
     }
-    (Coding::Identity, plain(file))
+    (Coding::Identity, file.data.clone())
 }
 
 /// Makes the compressed copies of `data` on a thread that may block, once
 /// per file, unless no runtime runs.
-fn compress_later(forms: Arc<Forms>, data: Cow<'static, [u8]>) {
+fn compress_later(forms: Arc<Forms>, data: Bytes) {
     if forms.started.swap(true, Ordering::AcqRel) {
         return;
     }
@@ -299,16 +304,13 @@ fn encode_now(data: &Bytes, headers: &HeaderMap) -> (Coding, Bytes) {
 /// 171 bytes more but takes 7.4 ms, and quality 11 1,920 bytes in 48 ms.
 const QUICK_BROTLI: i32 = 4;
 
-/// Compresses every embedded file of `E` in every coding now; requests
+/// Compresses every file of `E` in every coding now; requests
 /// get the plain files until then (see [`compressed`]). Blocks: run it off
 /// the async workers.
-pub(crate) fn compress_all<E: RustEmbed>() {
-    for name in E::iter() {
-        let Some(file) = E::get(&name) else {
-            continue;
-        };
-        if compressible(&file) {
-            let forms = forms_of(&file);
+pub(crate) fn compress_all<E: Folder>() {
+    for (_, file) in E::files().iter() {
+        if compressible(file) {
+            let forms = forms_of(file);
             for coding in [Coding::Brotli, Coding::Gzip] {
                 forms.get(coding, &file.data);
             }
@@ -317,18 +319,10 @@ pub(crate) fn compress_all<E: RustEmbed>() {
     COMPRESSED.send_replace(true);
 }
 
-/// The file's own bytes, without a copy when they are embedded.
-fn plain(file: &EmbeddedFile) -> Bytes {
-    match &file.data {
-        Cow::Borrowed(data) => Bytes::from_static(data),
-        Cow::Owned(data) => Bytes::from(data.clone()),
-    }
-}
-
 /// Whether a file is worth compressing: text of some size. Images other
 /// than SVG, fonts and archives are compressed already.
-fn compressible(file: &EmbeddedFile) -> bool {
-    let mime = file.metadata.mimetype();
+fn compressible(file: &File) -> bool {
+    let mime = &file.mime;
     let text = mime.starts_with("text/")
         || mime.contains("javascript")
         || mime.contains("json")
@@ -391,12 +385,9 @@ static FORMS: LazyLock<Mutex<HashMap<[u8; 32], Arc<Forms>>>> = LazyLock::new(Mut
 
 /// The compressed bodies of `file`. The map is locked only to find them:
 /// the compression itself runs outside it, once per file and coding.
-fn forms_of(file: &EmbeddedFile) -> Arc<Forms> {
+fn forms_of(file: &File) -> Arc<Forms> {
     let mut forms = FORMS.lock().unwrap_or_else(PoisonError::into_inner);
-    forms
-        .entry(file.metadata.sha256_hash())
-        .or_default()
-        .clone()
+    forms.entry(file.hash).or_default().clone()
 }
 
 /// Whether a compressed body is worth its coding: a tenth smaller at least.
@@ -441,11 +432,19 @@ fn gzip(data: &[u8], level: flate2::Compression) -> std::io::Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::routes::files::Files;
 
     #[derive(RustEmbed)]
     #[folder = "tests/fixtures/web/"]
     #[exclude = "test/**"]
     struct Fixture;
+
+    impl Folder for Fixture {
+        fn files() -> &'static Files {
+            static FILES: LazyLock<Files> = LazyLock::new(Files::load::<Fixture, Fixture>);
+            &FILES
+        }
+    }
 
     fn get(path: &str, headers: &HeaderMap) -> Response {
         respond::<Fixture>(path, headers)
@@ -462,13 +461,10 @@ mod tests {
     fn compress_all_prepares_every_compressible_file() {
         compress_all::<Web>();
         let mut prepared = 0;
-        for name in Web::iter() {
-            let Some(file) = Web::get(&name) else {
-                continue;
-            };
-            let forms = forms_of(&file);
+        for (name, file) in Web::files().iter() {
+            let forms = forms_of(file);
             let done = forms.brotli.get().is_some() && forms.gzip.get().is_some();
-            assert_eq!(done, compressible(&file), "{name}");
+            assert_eq!(done, compressible(file), "{name}");
             prepared += usize::from(done);
         }
         assert!(prepared > 5, "{prepared} files compressed");
@@ -493,7 +489,9 @@ mod tests {
             get("/test/unit/secret.test.js", &none).status(),
             StatusCode::NOT_FOUND
         );
-        assert!(Fixture::iter().all(|name| !name.starts_with("test/")));
+        assert!(Fixture::files()
+            .iter()
+            .all(|(name, _)| !name.starts_with("test/")));
     }
 
     #[test]
@@ -540,8 +538,8 @@ mod tests {
 
     #[test]
     fn each_coding_has_its_own_etag() {
-        let file = Web::get("js/state.js").expect("an embedded file");
-        let tags = Coding::PREFERRED.map(|c| etag(&file, c));
+        let file = Web::files().get("js/state.js").expect("an embedded file");
+        let tags = Coding::PREFERRED.map(|c| etag(file, c));
         assert!(tags[0].ends_with("-br\"") && tags[1].ends_with("-gzip\""));
         assert_ne!(tags[0], tags[2]);
         assert_ne!(tags[1], tags[2]);

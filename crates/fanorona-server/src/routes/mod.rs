@@ -2,6 +2,7 @@
 
 mod api;
 mod assets;
+mod files;
 mod headers;
 mod pages;
 mod preview;
@@ -21,6 +22,7 @@ use tower_http::{timeout::TimeoutLayer, trace::TraceLayer};
 pub(crate) use self::{assets::compress_all, preview::png as preview_png};
 pub use self::{
     assets::{compressed, Web},
+    files::file,
     template::TEMPLATES,
 };
 use crate::{limits::MAX_BODY, state::AppState, ws};

@@ -10,7 +10,7 @@ use std::{collections::HashMap, sync::LazyLock};
 
 use fanorona::Color;
 
-use super::assets::Web;
+use super::{assets::Web, files::Folder};
 use crate::ids::GameId;
 
 /// The files of `web/` that are templates: served only filled in, by
@@ -73,10 +73,10 @@ fn escape_into(out: &mut String, text: &str) {
     }
 }
 
-/// The embedded page `name` filled with `values`; `None` when the page is
-/// not embedded.
+/// The page `name`, its partials put in, filled with `values`; `None`
+/// when the page is not embedded.
 fn render(name: &str, values: &Values<'_>) -> Option<String> {
-    let file = Web::get(name)?;
+    let file = Web::files().get(name)?;
     let text = std::str::from_utf8(&file.data).ok()?;
     Some(fill(text, values))
 }
@@ -173,7 +173,7 @@ fn message(key: &str) -> &str {
 /// The plain messages of `web/js/messages-en.js`: its lines of the form
 /// `'key': 'text',` (plural forms are left out).
 static CATALOG: LazyLock<HashMap<String, String>> = LazyLock::new(|| {
-    let Some(file) = Web::get("js/messages-en.js") else {
+    let Some(file) = Web::files().get("js/messages-en.js") else {
         return HashMap::new();
     };
     String::from_utf8_lossy(&file.data)

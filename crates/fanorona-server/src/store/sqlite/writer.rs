@@ -192,7 +192,7 @@ const INSERT_ACTION: &str = "INSERT INTO actions (game_id, seq, player, kind, st
      VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 
 fn hash_text(hash: &Option<SecretHash>) -> Option<String> {
-    hash.as_ref().map(SecretHash::to_hex)
+    hash.map(SecretHash::to_hex)
 }
 
 fn insert_game(conn: &Connection, row: &GameRow) -> Result<(), StoreError> {
