@@ -133,6 +133,21 @@ enum Command {
         )]
         tables: String,
     },
+    /// Solve the endgame tables and print their size and the time taken;
+    /// with --out, write them to a file that `--tables-file` reads back.
+    Tables {
+        /// Every position with up to this many stones, 2 to 5.
+        #[arg(
+            long,
+            value_name = "N",
+            default_value = "4",
+            allow_negative_numbers = true
+        )]
+        stones: String,
+        /// Write the tables to this file.
+        #[arg(long, value_name = "FILE")]
+        out: Option<std::path::PathBuf>,
+    },
     /// Play games between two players and print the score.
     ///
     /// Games are numbered from 1: the --white player is White in odd
@@ -280,6 +295,32 @@ fn run(command: Command) -> Result<(), Failure> {
             protocol::run(io::stdin().lock(), &mut out, tables)?;
             Ok(())
         }
+        Command::Tables { stones, out: path } => {
+            let n = match stones.parse::<usize>() {
+                Ok(n @ 2..=5) => n,
+                _ => {
+                    return Err(Failure::Usage(format!(
+                        "invalid --stones {stones:?}: expected 2 to 5"
+                    )))
+                }
+            };
+            let start = std::time::Instant::now();
+            let tables = Tables::build(n);
+            let took = start.elapsed();
+            writeln!(
+                out,
+                "tables up to {n} stones: {} bytes, solved in {} ms",
+                tables.bytes(),
+                took.as_millis()
+            )?;
+            if let Some(path) = path {
+                let mut file = std::io::BufWriter::new(std::fs::File::create(&path)?);
+                tables.write_to(&mut file)?;
+                file.flush()?;
+                writeln!(out, "written to {}", path.display())?;
+            }
+            Ok(())
+        }
         Command::Match {
             white,
             black,
@@ -306,15 +347,25 @@ fn run(command: Command) -> Result<(), Failure> {
     }
 }
 
-/// Builds the endgame tables `--tables` asks for: up to that many stones,
-/// none for 0.
+/// The endgame tables `--tables` asks for: solved up to that many stones,
+/// none for 0, or read from a file.
 fn endgame_tables(text: &str) -> Result<Option<Arc<Tables>>, Failure> {
     match text.parse::<usize>() {
         Ok(0) => Ok(None),
         Ok(n @ 2..=5) => Ok(Some(Arc::new(Tables::build(n)))),
-        _ => Err(Failure::Usage(format!(
-            "invalid --tables {text:?}: expected 0 (none) or 2 to 5 stones"
+        Ok(_) => Err(Failure::Usage(format!(
+            "invalid --tables {text:?}: expected 0 (none), 2 to 5 stones, or a file"
         ))),
+        Err(_) => {
+            let read = std::fs::File::open(text)
+                .map(std::io::BufReader::new)
+                .and_then(|mut r| Tables::read_from(&mut r));
+            read.map(|t| Some(Arc::new(t))).map_err(|err| {
+                Failure::Usage(format!(
+                    "cannot read the tables file --tables {text:?}: {err}"
+                ))
+            })
+        }
     }
 }
 

@@ -421,3 +421,37 @@ fn help_names_the_engine_commands() {
         assert!(out.contains(command), "{out}");
     }
 }
+
+#[test]
+fn tables_are_solved_written_and_refused_when_out_of_range() {
+    let dir = std::env::temp_dir().join(format!("fanorona-tables-{}", std::process::id()));
+    let out = ok(&[
+        "tables",
+        "--stones",
+        "3",
+        "--out",
+        dir.to_str().expect("utf-8 path"),
+    ]);
+    assert!(
+        out.starts_with("tables up to 3 stones: 87120 bytes, solved in "),
+        "{out}"
+    );
+    let bytes = std::fs::read(&dir).expect("the file was written");
+    let read = fanorona_engine::Tables::read_from(&mut bytes.as_slice()).expect("tables");
+    assert_eq!(read, fanorona_engine::Tables::build(3));
+    // Two stones against one, far apart: won, say the tables read back;
+    // without tables a one-turn search sees only a material lead.
+    let path = dir.to_str().expect("utf-8 path");
+    let three = "........B/........./........./........./WW....... w 0";
+    let out = ok(&["analyse", three, "--depth", "1", "--tables", path]);
+    assert!(out.contains("score won "), "{out}");
+    let out = ok(&["analyse", three, "--depth", "1", "--tables", "0"]);
+    assert!(out.contains("score cp "), "{out}");
+    let _ = std::fs::remove_file(&dir);
+    let line = usage_error(&["analyse", three, "--depth", "1", "--tables", path]);
+    assert!(line.contains("cannot read the tables file"), "{line}");
+    let line = usage_error(&["tables", "--stones", "6"]);
+    assert!(line.contains("expected 2 to 5"), "{line}");
+    let line = usage_error(&["analyse", "start", "--tables", "9", "--depth", "1"]);
+    assert!(line.contains("--tables"), "{line}");
+}
