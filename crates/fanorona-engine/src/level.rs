@@ -11,6 +11,9 @@
 
 use std::fmt;
 
+/// The most capture turns a full search follows past its horizon.
+pub(crate) const FULL_QUIESCENCE: u32 = 12;
+
 /// A level of play, from 1 (Beginner) to 6 (Strongest).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Level(u8);
@@ -27,9 +30,11 @@ pub struct LevelSpec {
     /// Temperature of the choice among near-best turns, in hundredths of a
     /// stone; 0 always plays the best.
     pub noise: i32,
-    /// Whether the search looks past its horizon at pending captures. A
-    /// beginner does not: it does not see the recapture.
-    pub quiescence: bool,
+    /// How many capture turns the search follows past its horizon: 0 for
+    /// a beginner, who does not see the recapture; 1 sees the reply to its
+    /// own capture but not what follows; the full search follows captures
+    /// until none is left.
+    pub quiescence: u32,
     /// Whether the level uses the endgame tables, when the engine has them.
     pub tables: bool,
 }
@@ -40,15 +45,15 @@ const SPECS: [LevelSpec; 6] = [
         depth: Some(1),
         nodes: None,
         noise: 200,
-        quiescence: false,
+        quiescence: 0,
         tables: false,
     },
     LevelSpec {
         name: "Casual",
         depth: Some(1),
         nodes: None,
-        noise: 50,
-        quiescence: false,
+        noise: 60,
+        quiescence: 1,
         tables: false,
     },
     LevelSpec {
@@ -56,7 +61,7 @@ const SPECS: [LevelSpec; 6] = [
         depth: Some(1),
         nodes: None,
         noise: 40,
-        quiescence: true,
+        quiescence: FULL_QUIESCENCE,
         tables: false,
     },
     LevelSpec {
@@ -64,7 +69,7 @@ const SPECS: [LevelSpec; 6] = [
         depth: Some(3),
         nodes: None,
         noise: 15,
-        quiescence: true,
+        quiescence: FULL_QUIESCENCE,
         tables: false,
     },
     LevelSpec {
@@ -72,7 +77,7 @@ const SPECS: [LevelSpec; 6] = [
         depth: None,
         nodes: Some(150_000),
         noise: 0,
-        quiescence: true,
+        quiescence: FULL_QUIESCENCE,
         tables: true,
     },
     LevelSpec {
@@ -80,7 +85,7 @@ const SPECS: [LevelSpec; 6] = [
         depth: None,
         nodes: Some(1_000_000),
         noise: 0,
-        quiescence: true,
+        quiescence: FULL_QUIESCENCE,
         tables: true,
     },
 ];

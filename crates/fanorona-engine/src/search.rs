@@ -21,7 +21,7 @@ use fanorona::{Position, Turn};
 use crate::{
     children::{children, Child},
     eval::{evaluate, Weights},
-    level::{self, Level, LevelSpec},
+    level::{self, Level, LevelSpec, FULL_QUIESCENCE},
     limits::Limits,
     score::{from_table, to_table, Score, INFINITY, MATE, MATE_BOUND, TABLE_WIN, WIN_BOUND},
     tables::{TableResult, Tables},
@@ -32,8 +32,6 @@ use crate::{
 /// The deepest a search goes, quiescence included, in turns.
 pub const MAX_DEPTH: u32 = 64;
 const MAX_PLY: usize = 96;
-/// Quiescence follows at most this many capture turns past the horizon.
-const MAX_QUIESCENCE: u32 = 12;
 /// Nodes between two looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
 /// The first aspiration window, either side of the last score.
@@ -110,6 +108,7 @@ pub struct Engine {
     node_limit: u64,
     deadline: Option<Instant>,
     stopped: bool,
+    max_quiescence: u32,
 }
 
 /// Children of a node are at most this many in practice; each ply's list
@@ -135,6 +134,7 @@ impl Engine {
             node_limit: u64::MAX,
             deadline: None,
             stopped: false,
+            max_quiescence: FULL_QUIESCENCE,
         }
     }
 
@@ -298,11 +298,7 @@ impl Engine {
         children(pos, &mut root);
         let mut scores = Vec::with_capacity(root.len());
         for c in &root {
-            let s = if spec.quiescence || depth > 1 || c.pos.is_game_over() {
-                -self.negamax(&c.pos, depth as i32 - 1, -INFINITY, INFINITY, 1, stop)
-            } else {
-                -evaluate(&c.pos, &self.weights)
-            };
+            let s = -self.negamax(&c.pos, depth as i32 - 1, -INFINITY, INFINITY, 1, stop);
             scores.push(s);
         }
         let mut rng = fastrand::Rng::with_seed(seed);
@@ -653,7 +649,7 @@ impl Engine {
             }
         }
         let stand = evaluate(pos, &self.weights);
-        if ply >= MAX_PLY || qdepth >= MAX_QUIESCENCE || !pos.has_capture() {
+        if ply >= MAX_PLY || qdepth >= self.max_quiescence || !pos.has_capture() {
             return stand;
         }
         if stand >= beta {
