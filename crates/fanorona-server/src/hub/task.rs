@@ -258,7 +258,11 @@ impl GameTask {
         if !self.both_joined() && self.game.result.is_none() {
             return Err(GameError::WaitingForOpponent.into());
         }
-        if intent == Intent::ClaimVictory && self.game.result.is_none() && !self.abandoned() {
+        if intent == Intent::ClaimVictory
+            && self.game.computer.is_none()
+            && self.game.result.is_none()
+            && !self.abandoned()
+        {
             return Err(GameError::NotAbandoned.into());
         }
         let plan = self.game.plan(Action { by, intent })?;
