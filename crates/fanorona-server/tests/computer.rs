@@ -421,3 +421,20 @@ async fn a_restart_while_the_computer_is_to_move_lets_it_move() {
     assert_eq!(state["moves"].as_array().unwrap().len(), 2, "{state}");
     check_moves(&state);
 }
+
+#[tokio::test]
+async fn a_full_engine_queue_refuses_new_games_against_the_computer() {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let server = start_in(dir, |c| {
+        fast(c);
+        c.engine_queue = 0;
+    })
+    .await;
+    let body = json!({ "opponent": "computer", "level": 1, "first": "me" });
+    let (status, error) = server.post("/api/games", &body.to_string(), None).await;
+    assert_eq!(
+        (status, error["code"].as_str()),
+        (StatusCode::SERVICE_UNAVAILABLE, Some("busy"))
+    );
+    server.create(json!({ "first": "me" })).await;
+}

@@ -414,11 +414,11 @@ impl GameTask {
                 .invitation_expired(self.row.created_at, clock::unix_seconds())
     }
 
-    /// The seat free for a joiner, if any.
+    /// The seat free for a joiner, if any: never the computer's.
     fn free_seat(&self) -> Option<Color> {
         Color::ALL
             .into_iter()
-            .find(|&c| self.row.seats.get(c).is_none())
+            .find(|&c| self.row.seats.get(c).is_none() && !self.is_computer(c))
     }
 
     fn invitation(&self, invite: &Secret, holder: Option<&Secret>) -> Invitation {
