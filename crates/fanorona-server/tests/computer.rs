@@ -183,6 +183,12 @@ async fn short_games_against_the_beginner_are_played_to_their_end() {
         check_moves(&state);
         let moves = state["moves"].as_array().unwrap().len();
         assert!(moves >= 2, "{state}");
+        // A game that ended on the board can be taken back.
+        let back = server.play(&id, &seat, json!({ "type": "takeback" })).await;
+        assert_eq!(back["result"], Value::Null, "{back}");
+        assert_eq!(back["side_to_move"], "white");
+        assert!(back["moves"].as_array().unwrap().len() < moves);
+        check_moves(&back);
     }
 }
 
