@@ -278,8 +278,9 @@ mod tests {
             .expect("a turn");
         let took = started.elapsed();
         assert!(position.play(&turn).is_ok(), "{turn}");
-        // Uncapped, the strongest level searches 2,000,000 nodes here.
-        assert!(took < Duration::from_millis(600), "{took:?}");
+        // Uncapped, the strongest level searches 2,000,000 nodes here: 4.85 s
+        // in the test build. The bound leaves room for a busy machine.
+        assert!(took < Duration::from_secs(2), "{took:?}");
         pool.shutdown();
     }
 
