@@ -13,6 +13,7 @@ export const ClientType = Object.freeze({
   Step: 'step', EndTurn: 'end_turn', Resign: 'resign',
   OfferDraw: 'offer_draw', AcceptDraw: 'accept_draw', DeclineDraw: 'decline_draw',
   ClaimVictory: 'claim_victory', Rematch: 'rematch',
+  Takeback: 'takeback', Hint: 'hint', SetLevel: 'set_level',
 });
 
 /** Who may move first when a game is created. */
