@@ -53,7 +53,7 @@ export const en = Object.freeze({
   'home.games.playing': 'Playing',
   'home.games.entry': 'You play {color}',
   'home.games.remove': 'Remove from the list',
-  'home.games.vsComputer': 'You play {color} against the computer, level {level}',
+  'home.games.vsComputer': 'You play {color} against the computer, {name} (level {level})',
   'home.opponent.legend': 'Who do you want to play?',
   'home.opponent.friend': 'Play a friend',
   'home.opponent.computer': 'Play the computer',
