@@ -18,8 +18,8 @@ export const en = Object.freeze({
   'og.imageAlt': 'A Fanorona board with its stones',
 
   // Front page
-  'home.doctitle': 'Fanorona: play the game of Madagascar with a friend',
-  'home.description': 'Play Fanorona (fanoron-tsivy) with a friend by sending a link. No account, nothing to install.',
+  'home.doctitle': 'Fanorona: play the game of Madagascar with a friend or the computer',
+  'home.description': 'Play Fanorona (fanoron-tsivy) with a friend by sending a link, or against the computer at six levels. No account, nothing to install.',
   'home.title': 'Fanorona',
   'home.tagline': 'The board game of Madagascar. Its full name is fanoron-tsivy, and it is played on nine by five points.',
   'home.first.legend': 'Who moves first?',
