@@ -36,6 +36,7 @@ fn state_text(game: &Game) -> String {
         version: 0,
         players: ByColor::default(),
         abandoned: false,
+        thinking: false,
     };
     match encode_state(game, live) {
         Ok(text) => text,

@@ -78,6 +78,7 @@ fn relay(c: &mut Criterion) {
         version: 1,
         players: ByColor::default(),
         abandoned: false,
+        thinking: false,
     };
     let mut group = c.benchmark_group("relay");
     for plies in [0, 20, 60] {

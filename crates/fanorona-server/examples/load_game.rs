@@ -39,6 +39,7 @@ fn row(id: &GameId) -> GameRow {
         invite: Secret::random().unwrap().hash(),
         rematch_of: None,
         next_game: None,
+        computer: None,
     }
 }
 

@@ -111,6 +111,34 @@ pub struct Config {
     #[arg(long, env = "FANORONA_ALLOW_CUSTOM_START")]
     pub allow_custom_start: bool,
 
+    /// Threads that search for the computer's turns and for hints, outside
+    /// the async runtime.
+    #[arg(long, env = "FANORONA_ENGINE_THREADS", default_value_t = 1)]
+    pub engine_threads: usize,
+
+    /// Searches that may wait for a thread; past it a new game against the
+    /// computer is refused (`503 busy`) and a waiting game tries again.
+    #[arg(long, env = "FANORONA_ENGINE_QUEUE", default_value_t = 256)]
+    pub engine_queue: usize,
+
+    /// The longest one search may take; it then plays the best turn found.
+    #[arg(long, env = "FANORONA_ENGINE_MAX_TIME", default_value = "5s", value_parser = humantime::parse_duration)]
+    pub engine_max_time: Duration,
+
+    /// The transposition table of each search thread, in MiB.
+    #[arg(long, env = "FANORONA_ENGINE_TABLE_MB", default_value_t = 16)]
+    pub engine_table_mb: usize,
+
+    /// The pause between two steps of the computer's capture chain, so
+    /// people can follow it.
+    #[arg(long, env = "FANORONA_COMPUTER_STEP_DELAY", default_value = "600ms", value_parser = humantime::parse_duration)]
+    pub computer_step_delay: Duration,
+
+    /// The least time between the person's turn and the computer's first
+    /// step, however fast the search.
+    #[arg(long, env = "FANORONA_COMPUTER_MIN_THINK", default_value = "500ms", value_parser = humantime::parse_duration)]
+    pub computer_min_think: Duration,
+
     /// What to do instead of serving the site.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -214,6 +242,12 @@ impl fmt::Debug for Config {
             .field("connections_per_address", &self.connections_per_address)
             .field("max_connections", &self.max_connections)
             .field("shutdown_timeout", &self.shutdown_timeout)
+            .field("engine_threads", &self.engine_threads)
+            .field("engine_queue", &self.engine_queue)
+            .field("engine_max_time", &self.engine_max_time)
+            .field("engine_table_mb", &self.engine_table_mb)
+            .field("computer_step_delay", &self.computer_step_delay)
+            .field("computer_min_think", &self.computer_min_think)
             .field("command", &self.command)
             .finish()
     }
@@ -241,6 +275,12 @@ mod tests {
         assert_eq!(config.connections_per_address, 256);
         assert_eq!(config.max_connections, None);
         assert_eq!(config.shutdown_timeout, Duration::from_secs(10));
+        assert_eq!(config.engine_threads, 1);
+        assert_eq!(config.engine_queue, 256);
+        assert_eq!(config.engine_max_time, Duration::from_secs(5));
+        assert_eq!(config.engine_table_mb, 16);
+        assert_eq!(config.computer_step_delay, Duration::from_millis(600));
+        assert_eq!(config.computer_min_think, Duration::from_millis(500));
     }
 
     #[test]

@@ -51,6 +51,9 @@ pub enum AppError {
     /// nothing changed, the sender may try again.
     #[error("not saved, try again: the server could not store this")]
     NotSaved,
+    /// Too many searches wait for the computer's threads.
+    #[error("the computer is busy: try again in a moment")]
+    Busy,
     /// Too many requests from this address or socket.
     #[error("too many requests: slow down and try again in a moment")]
     RateLimited,
@@ -86,6 +89,7 @@ impl AppError {
             AppError::BadPosition(_) => "bad_position",
             AppError::Unavailable => "unavailable",
             AppError::NotSaved => "not_saved",
+            AppError::Busy => "busy",
             AppError::RateLimited => "rate_limited",
             AppError::TooManyConnections => "too_many_connections",
             AppError::TooLarge => "too_large",
@@ -108,7 +112,9 @@ impl AppError {
             | AppError::WrongSecret
             | AppError::CustomStartDisabled => StatusCode::FORBIDDEN,
             AppError::BadPosition(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            AppError::Unavailable | AppError::NotSaved => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Unavailable | AppError::NotSaved | AppError::Busy => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             AppError::RateLimited | AppError::TooManyConnections => StatusCode::TOO_MANY_REQUESTS,
             AppError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,

@@ -3,6 +3,7 @@
 //! stores them, and replays them here when a game is loaded.
 
 use fanorona::{ByColor, Color, EndReason, PlayError, Position, Square, Step, StepKind, Turn};
+pub use fanorona_engine::Level;
 
 use crate::ids::GameId;
 
@@ -32,6 +33,17 @@ pub enum Intent {
     ClaimVictory,
     /// Ask for another game with colours swapped.
     Rematch,
+    /// Against the computer: undo the sender's last completed turn and
+    /// everything after it (the computer's reply).
+    Takeback,
+    /// Against the computer: ask which step the engine would play. Recorded,
+    /// with no effect on the position.
+    Hint,
+    /// Against the computer: it plays at `level` from its next turn.
+    SetLevel {
+        /// The new level.
+        level: Level,
+    },
 }
 
 /// Declares [`IntentKind`] from one list of kinds and their names.
@@ -84,6 +96,12 @@ intent_kinds! {
     ClaimVictory = "claim_victory",
     /// [`Intent::Rematch`].
     Rematch = "rematch",
+    /// [`Intent::Takeback`].
+    Takeback = "takeback",
+    /// [`Intent::Hint`].
+    Hint = "hint",
+    /// [`Intent::SetLevel`].
+    SetLevel = "set_level",
 }
 
 impl Intent {
@@ -98,14 +116,18 @@ impl Intent {
             Intent::DeclineDraw => IntentKind::DeclineDraw,
             Intent::ClaimVictory => IntentKind::ClaimVictory,
             Intent::Rematch => IntentKind::Rematch,
+            Intent::Takeback => IntentKind::Takeback,
+            Intent::Hint => IntentKind::Hint,
+            Intent::SetLevel { .. } => IntentKind::SetLevel,
         }
     }
 
     /// The intent of `kind` when it has no fields; `None` for
-    /// [`IntentKind::Step`], the one kind with fields.
+    /// [`IntentKind::Step`] and [`IntentKind::SetLevel`], the kinds with
+    /// fields.
     pub const fn without_fields(kind: IntentKind) -> Option<Intent> {
         Some(match kind {
-            IntentKind::Step => return None,
+            IntentKind::Step | IntentKind::SetLevel => return None,
             IntentKind::EndTurn => Intent::EndTurn,
             IntentKind::Resign => Intent::Resign,
             IntentKind::OfferDraw => Intent::OfferDraw,
@@ -113,6 +135,8 @@ impl Intent {
             IntentKind::DeclineDraw => Intent::DeclineDraw,
             IntentKind::ClaimVictory => Intent::ClaimVictory,
             IntentKind::Rematch => Intent::Rematch,
+            IntentKind::Takeback => Intent::Takeback,
+            IntentKind::Hint => Intent::Hint,
         })
     }
 
@@ -120,6 +144,37 @@ impl Intent {
     pub const fn name(&self) -> &'static str {
         self.kind().name()
     }
+}
+
+impl IntentKind {
+    /// Whether the kind makes sense only against the computer.
+    pub const fn computer_only(self) -> bool {
+        matches!(
+            self,
+            IntentKind::Takeback | IntentKind::Hint | IntentKind::SetLevel
+        )
+    }
+
+    /// Whether the kind makes sense only between two people: what the
+    /// computer cannot answer (draw offers) or cannot be (away).
+    pub const fn people_only(self) -> bool {
+        matches!(
+            self,
+            IntentKind::OfferDraw
+                | IntentKind::AcceptDraw
+                | IntentKind::DeclineDraw
+                | IntentKind::ClaimVictory
+        )
+    }
+}
+
+/// The computer's seat in a game against it: its colour and its level now.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ComputerSeat {
+    /// The colour the computer plays.
+    pub color: Color,
+    /// How strongly it plays.
+    pub level: Level,
 }
 
 /// An accepted intent and the seat that made it: one row of a game's history.
@@ -222,6 +277,13 @@ pub enum GameError {
     /// This player has already asked for a rematch.
     #[error("you have already asked for a rematch")]
     RematchAlreadyRequested,
+    /// The intent needs a game against the computer, or is not possible
+    /// in one.
+    #[error("this is not possible in this game: it is only for games against the computer, or only for games between people")]
+    NotAgainstComputer,
+    /// The sender has no completed turn to take back.
+    #[error("there is no turn of yours to take back")]
+    NothingToTakeBack,
 }
 
 impl GameError {
@@ -237,6 +299,8 @@ impl GameError {
             GameError::DrawAlreadyOffered => "draw_already_offered",
             GameError::NotAbandoned => "not_abandoned",
             GameError::RematchAlreadyRequested => "rematch_already_requested",
+            GameError::NotAgainstComputer => "not_against_computer",
+            GameError::NothingToTakeBack => "nothing_to_take_back",
         }
     }
 }
@@ -286,6 +350,14 @@ pub struct Game {
     pub next_game: Option<GameId>,
     /// How many actions have been applied.
     pub seq: u64,
+    /// The computer's seat, in a game against it.
+    pub computer: Option<ComputerSeat>,
+    /// The steps and ends of turn of the current line, from the start: the
+    /// position, `moves` and `captures` are these replayed (a takeback
+    /// cuts the line and replays it).
+    line: Vec<Action>,
+    /// Where each turn of `moves` starts in `line`.
+    turn_starts: Vec<usize>,
 }
 
 impl Game {
@@ -303,7 +375,27 @@ impl Game {
             rematch: ByColor::default(),
             next_game: None,
             seq: 0,
+            computer: None,
+            line: Vec::new(),
+            turn_starts: Vec::new(),
         }
+    }
+
+    /// A new game from `start` against the computer in `seat`, or between
+    /// people for `None`.
+    pub fn with_computer(start: Position, seat: Option<ComputerSeat>) -> Game {
+        Game {
+            computer: seat,
+            ..Game::new(start)
+        }
+    }
+
+    /// Whether the computer is to move in a game that is on.
+    pub fn computer_to_move(&self) -> bool {
+        self.result.is_none()
+            && self
+                .computer
+                .is_some_and(|c| c.color == self.position.turn())
     }
 
     /// Applies one action in place, or says why it is refused and changes
@@ -327,8 +419,15 @@ impl Game {
     /// The [`GameError`] that explains the refusal.
     pub fn plan(&self, action: Action) -> Result<Plan, GameError> {
         let Action { by, intent } = action;
+        let kind = intent.kind();
+        let against_computer = self.computer.is_some();
+        if (kind.computer_only() && !against_computer) || (kind.people_only() && against_computer) {
+            return Err(GameError::NotAgainstComputer);
+        }
         let effect = if intent == Intent::Rematch {
             self.plan_rematch(by)?
+        } else if intent == Intent::Takeback {
+            self.plan_takeback(by)?
         } else if self.result.is_some() {
             return Err(GameError::GameOver);
         } else {
@@ -367,8 +466,33 @@ impl Game {
             Intent::ClaimVictory if by == mover => return Err(GameError::NotAbandoned),
             Intent::ClaimVictory => Effect::Finish(Some(by), Reason::Abandonment),
             Intent::Rematch => return self.plan_rematch(by),
+            Intent::Takeback => return self.plan_takeback(by),
+            Intent::Hint if by != mover => return Err(GameError::NotYourTurn),
+            Intent::Hint => Effect::Nothing,
+            Intent::SetLevel { level } => Effect::SetLevel(level),
         };
         Ok(effect)
+    }
+
+    /// A takeback cuts the line where the sender's last completed turn
+    /// starts. It is allowed while the game is on and after an end on the
+    /// board, not after a resignation or once the next game exists.
+    fn plan_takeback(&self, by: Color) -> Result<Effect, GameError> {
+        let on_board = matches!(
+            self.result.map(|r| r.reason),
+            None | Some(Reason::NoStones | Reason::NoLegalStep | Reason::FiftyTurns)
+        );
+        if !on_board || self.next_game.is_some() || self.rematch.white || self.rematch.black {
+            return Err(GameError::GameOver);
+        }
+        let first = self.start.turn();
+        let mover = |turn: usize| if turn % 2 == 0 { first } else { !first };
+        let turn = (0..self.moves.len())
+            .rev()
+            .find(|&t| mover(t) == by)
+            .ok_or(GameError::NothingToTakeBack)?;
+        let keep = self.turn_starts.get(turn).copied().unwrap_or(0);
+        Ok(Effect::CutLine { keep })
     }
 
     fn plan_rematch(&self, by: Color) -> Result<Effect, GameError> {
@@ -379,7 +503,7 @@ impl Game {
             return Err(GameError::RematchAlreadyRequested);
         }
         Ok(Effect::AskRematch {
-            completes: *self.rematch.get(!by),
+            completes: self.computer.is_some() || *self.rematch.get(!by),
         })
     }
 
@@ -402,13 +526,24 @@ impl Game {
     fn apply_plan(&mut self, plan: Plan) {
         let by = plan.action.by;
         match plan.effect {
-            Effect::Step(step) => self.step(by, step),
+            Effect::Step(step) => {
+                self.line.push(plan.action);
+                self.step(by, step);
+            }
             Effect::EndTurn(position) => {
+                self.line.push(plan.action);
                 self.position = position;
                 if let Some(so_far) = self.current.take() {
                     self.complete_turn(so_far);
                 }
             }
+            Effect::CutLine { keep } => self.cut_line(keep),
+            Effect::SetLevel(level) => {
+                if let Some(seat) = &mut self.computer {
+                    seat.level = level;
+                }
+            }
+            Effect::Nothing => {}
             Effect::Finish(winner, reason) => {
                 self.result = Some(GameResult { winner, reason });
                 self.draw_offer = None;
@@ -422,9 +557,12 @@ impl Game {
 
     fn step(&mut self, by: Color, step: Step) {
         let captured = self.position.captures(step);
-        let mut so_far = self.current.take().unwrap_or_else(|| TurnSoFar {
-            turn: Turn::new(step.from()),
-            captured: Vec::new(),
+        let mut so_far = self.current.take().unwrap_or_else(|| {
+            self.turn_starts.push(self.line.len() - 1);
+            TurnSoFar {
+                turn: Turn::new(step.from()),
+                captured: Vec::new(),
+            }
         });
         so_far.turn.push(step.to(), step.kind());
         so_far.captured.extend(captured);
@@ -437,6 +575,29 @@ impl Game {
         } else {
             self.complete_turn(so_far);
         }
+    }
+
+    /// Keeps the first `keep` actions of the line and replays them from
+    /// the start: the position, `moves`, `captures` and the result are
+    /// what they were then. The count of actions, the computer's level and
+    /// the rematch stay.
+    fn cut_line(&mut self, keep: usize) {
+        let mut replayed = Game::with_computer(self.start, self.computer);
+        for action in self.line.iter().take(keep) {
+            // Each of these was accepted on the same line before.
+            if let Ok(plan) = replayed.plan(*action) {
+                replayed.apply_plan(plan);
+            }
+        }
+        self.position = replayed.position;
+        self.moves = replayed.moves;
+        self.captures = replayed.captures;
+        self.current = replayed.current;
+        self.last = replayed.last;
+        self.result = replayed.result;
+        self.line = replayed.line;
+        self.turn_starts = replayed.turn_starts;
+        self.draw_offer = None;
     }
 
     fn complete_turn(&mut self, so_far: TurnSoFar) {
@@ -484,8 +645,15 @@ enum Effect {
     OfferDraw,
     /// The opponent's draw offer is withdrawn.
     DeclineDraw,
-    /// A rematch is asked for; `completes` when the other player had too.
+    /// A rematch is asked for; `completes` when the other player had too
+    /// (or the other player is the computer).
     AskRematch { completes: bool },
+    /// The line is cut to its first `keep` actions and replayed.
+    CutLine { keep: usize },
+    /// The computer's level changes.
+    SetLevel(Level),
+    /// Recorded, changing nothing else (a hint).
+    Nothing,
 }
 
 /// A plan applied to a game that changed after the plan was made.
@@ -511,12 +679,12 @@ mod tests {
 
     #[test]
     fn every_intent_kind_round_trips_through_its_name_and_its_intent() {
-        assert_eq!(IntentKind::ALL.len(), 8);
+        assert_eq!(IntentKind::ALL.len(), 11);
         for &kind in IntentKind::ALL {
             assert_eq!(IntentKind::from_name(kind.name()), Some(kind));
             match Intent::without_fields(kind) {
                 Some(intent) => assert_eq!(intent.kind(), kind),
-                None => assert_eq!(kind, IntentKind::Step),
+                None => assert!(matches!(kind, IntentKind::Step | IntentKind::SetLevel)),
             }
         }
         assert_eq!(IntentKind::from_name("Step"), None);

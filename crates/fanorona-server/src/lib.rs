@@ -3,6 +3,7 @@
 #![warn(missing_docs)]
 
 pub mod clock;
+pub mod computer;
 pub mod config;
 mod conn;
 pub mod error;

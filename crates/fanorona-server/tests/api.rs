@@ -155,6 +155,7 @@ async fn an_invitation_nobody_joined_expires_with_a_friendly_page() {
         invite: invite.hash(),
         rematch_of: None,
         next_game: None,
+        computer: None,
     };
     store.create_game(&row).await.unwrap();
     let server = start_in(dir, |_| {}).await;

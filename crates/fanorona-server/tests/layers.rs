@@ -31,6 +31,10 @@ const FORBIDDEN: &[(&str, &str)] = &[
     ("protocol", "routes"),
     ("protocol", "hub"),
     ("limits", "state"),
+    ("computer", "hub"),
+    ("computer", "ws"),
+    ("computer", "routes"),
+    ("computer", "store"),
 ];
 
 type Graph = BTreeMap<String, BTreeSet<String>>;

@@ -22,9 +22,10 @@ use tokio_util::{
 
 use crate::{
     clock,
+    computer::Pool,
     config::{Config, Site},
     error::AppError,
-    game::{Action, Game, Intent, Role},
+    game::{Action, ComputerSeat, Game, Intent, Level, Role},
     ids::{GameId, Secret},
     limits::{Held, PerClient},
     protocol::parse_intent,
@@ -64,6 +65,8 @@ pub enum First {
     Me,
     /// The friend plays White.
     Friend,
+    /// The computer plays White.
+    Computer,
     /// A coin toss.
     Random,
 }
@@ -77,8 +80,11 @@ pub struct Created {
     pub color: Color,
     /// The creator's seat secret.
     pub seat: Secret,
-    /// The invitation token for the friend.
+    /// The invitation token for the friend (never shown in a game
+    /// against the computer).
     pub invite: Secret,
+    /// The computer's seat, in a game against it.
+    pub computer: Option<ComputerSeat>,
 }
 
 /// What opening an invitation gave.
@@ -308,6 +314,8 @@ struct HubInner {
     shutdown: CancellationToken,
     tasks: TaskTracker,
     sockets: PerClient,
+    /// The threads that search for the computer.
+    computer: Pool,
 }
 
 /// Every live game of this process.
@@ -332,6 +340,7 @@ impl Hub {
                 shutdown: CancellationToken::new(),
                 tasks: TaskTracker::new(),
                 sockets: PerClient::new(config.sockets_per_address),
+                computer: Pool::new(&config),
                 site: Site::new(&config),
                 config,
             }),
@@ -358,17 +367,35 @@ impl Hub {
         &self.inner.site
     }
 
-    /// Creates and stores a new game.
+    /// Creates and stores a new game between people.
     ///
     /// # Errors
     ///
     /// A start position that is not allowed or not valid, or a storage error.
     pub async fn create(&self, first: First, position: Option<&str>) -> Result<Created, AppError> {
+        self.create_game(first, position, None).await
+    }
+
+    /// Creates and stores a new game: between people, or against the
+    /// computer at `computer`'s level. `first` is the creator's choice:
+    /// `Friend` only between people, `Computer` only against the computer.
+    ///
+    /// # Errors
+    ///
+    /// A `first` that does not fit the opponent, a start position that is
+    /// not allowed or not valid, [`AppError::Busy`] when the computer's
+    /// threads have too much waiting, or a storage error.
+    pub async fn create_game(
+        &self,
+        first: First,
+        position: Option<&str>,
+        computer: Option<Level>,
+    ) -> Result<Created, AppError> {
         let start = self.start_position(position)?;
-        let color = match first {
-            First::Me => Color::White,
-            First::Friend => Color::Black,
-            First::Random => {
+        let color = match (first, computer) {
+            (First::Me, _) => Color::White,
+            (First::Friend, None) | (First::Computer, Some(_)) => Color::Black,
+            (First::Random, _) => {
                 let mut byte = [0u8];
                 getrandom::fill(&mut byte)?;
                 if byte[0] & 1 == 0 {
@@ -377,7 +404,21 @@ impl Hub {
                     Color::Black
                 }
             }
+            (First::Friend, Some(_)) | (First::Computer, None) => {
+                return Err(crate::protocol::ProtocolError::BadMessage {
+                    kind: "request".into(),
+                    detail: "`first` must be \"me\", \"random\" or, against a friend, \"friend\", against the computer, \"computer\"".into(),
+                }
+                .into())
+            }
         };
+        if computer.is_some() && self.inner.computer.is_full() {
+            return Err(AppError::Busy);
+        }
+        let computer = computer.map(|level| ComputerSeat {
+            color: !color,
+            level,
+        });
         let (seat, invite) = (Secret::random()?, Secret::random()?);
         let mut seats = ByColor::default();
         *seats.get_mut(color) = Some(seat.hash());
@@ -390,15 +431,22 @@ impl Hub {
             invite: invite.hash(),
             rematch_of: None,
             next_game: None,
+            computer,
         };
         let stored = self.inner.store.create_game(&row).await;
         stored.map_err(AppError::not_saved)?;
-        tracing::info!(game = %row.id, "game created");
+        tracing::info!(game = %row.id, against_computer = computer.is_some(), "game created");
+        if computer.is_some() {
+            // Loaded at once, so the computer starts thinking when it moves
+            // first.
+            self.get(&row.id).await?;
+        }
         Ok(Created {
             id: row.id,
             color,
             seat,
             invite,
+            computer,
         })
     }
 
@@ -489,6 +537,7 @@ impl Hub {
     /// Completes when every game task has stopped and every connection has
     /// been dropped, after shutdown.
     pub fn stopped(&self) -> impl Future<Output = ()> + Send + 'static {
+        self.inner.computer.shutdown();
         let tasks = self.inner.tasks.clone();
         tasks.close();
         async move { tasks.wait().await }

@@ -1,5 +1,7 @@
 //! The task that owns one live game.
 
+mod computer;
+
 use std::{collections::HashMap, net::IpAddr, sync::Arc, time::Duration};
 
 use axum::extract::ws::Utf8Bytes;
@@ -9,13 +11,15 @@ use tokio::{
     time::{sleep, sleep_until, Instant},
 };
 
-use super::{Command, GameHandle, Hub, Invitation, JoinRequest, Joined, Sender, Snapshot};
+use self::computer::Computer;
+use super::{Command, GameHandle, Hub, Invitation, JoinRequest, Joined, Reply, Sender, Snapshot};
 use crate::{
     clock,
+    computer::Search,
     error::AppError,
-    game::{Action, Game, GameError, Intent, Plan, Role},
+    game::{Action, ComputerSeat, Game, GameError, Intent, Plan, Role},
     ids::{GameId, Secret},
-    protocol::{Live, PlayerView, StateEncoder},
+    protocol::{Live, PlayerView, ServerMsg, StateEncoder},
     store::{GameRow, StoreError, StoredGame},
 };
 
@@ -43,6 +47,8 @@ struct GameTask {
     state: watch::Sender<Arc<Snapshot>>,
     /// Keeps what does not change between two states of this game.
     encoder: StateEncoder,
+    /// What the computer is doing, in a game against it.
+    computer: Computer,
 }
 
 /// Replays a stored game and starts its task.
@@ -64,12 +70,14 @@ pub(super) fn spawn(hub: Hub, stored: StoredGame) -> Result<GameHandle, AppError
         sockets: HashMap::new(),
         stale: false,
         encoder: StateEncoder::default(),
+        computer: Computer::Idle,
         state: watch::Sender::new(Arc::new(Snapshot {
             json: Utf8Bytes::from_static("{}"),
             open_since: None,
             rematch_of: None,
         })),
     };
+    task.maybe_think();
     task.publish()?;
     let handle = GameHandle {
         tx,
@@ -91,7 +99,7 @@ fn replay(stored: &StoredGame) -> Result<Game, AppError> {
         .map_err(|e| corrupt(format!("game {}: {e}", stored.row.id)))?;
     let start =
         Position::from_setup(setup).map_err(|e| corrupt(format!("game {}: {e}", stored.row.id)))?;
-    let mut game = Game::new(start);
+    let mut game = Game::with_computer(start, stored.row.computer);
     for (i, action) in stored.actions.iter().enumerate() {
         game.apply(*action)
             .map_err(|e| corrupt(format!("game {} action {i}: {e}", stored.row.id)))?;
@@ -120,6 +128,7 @@ impl GameTask {
                         break;
                     }
                 }
+                event = self.computer.next() => self.on_computer(event).await,
                 () = shutdown.cancelled() => break,
             }
             if self.stale {
@@ -139,6 +148,7 @@ impl GameTask {
             Command::Identify(secret, reply) => {
                 let _ = reply.send(self.seat_of(&secret));
             }
+            Command::Act(by, Intent::Hint, reply) => self.hint(by, reply).await,
             Command::Act(by, intent, reply) => {
                 let result = self.act(by, intent).await;
                 let _ = reply.send(result);
@@ -204,14 +214,22 @@ impl GameTask {
         })
     }
 
+    /// Whether both seats are taken; the computer's counts as taken.
     fn both_joined(&self) -> bool {
-        self.row.seats.white.is_some() && self.row.seats.black.is_some()
+        Color::ALL
+            .into_iter()
+            .all(|c| self.row.seats.get(c).is_some() || self.is_computer(c))
+    }
+
+    fn is_computer(&self, color: Color) -> bool {
+        self.game.computer.is_some_and(|seat| seat.color == color)
     }
 
     /// Whether the player to move has been away for the configured delay.
     fn abandoned(&self) -> bool {
         let mover = self.presence.get(self.game.position.turn());
         self.game.result.is_none()
+            && self.game.computer.is_none()
             && self.both_joined()
             && mover.connections == 0
             && mover.away_since.elapsed() >= self.hub.config().abandon_after
@@ -222,6 +240,7 @@ impl GameTask {
     fn abandon_deadline(&self) -> Option<Instant> {
         let mover = self.presence.get(self.game.position.turn());
         let pending = self.game.result.is_none()
+            && self.game.computer.is_none()
             && self.both_joined()
             && mover.connections == 0
             && !self.shown_abandoned;
@@ -243,6 +262,23 @@ impl GameTask {
             return Err(GameError::NotAbandoned.into());
         }
         let plan = self.game.plan(Action { by, intent })?;
+        let before = self.game.seq;
+        self.commit(plan).await?;
+        match intent {
+            Intent::Hint | Intent::SetLevel { .. } => {
+                self.computer.still_fits(before, self.game.seq)
+            }
+            // A takeback stops the search or the turn under way.
+            Intent::Takeback => self.computer = Computer::Idle,
+            _ if self.game.result.is_some() => self.computer = Computer::Idle,
+            _ => {}
+        }
+        self.maybe_think();
+        self.publish()
+    }
+
+    /// Stores the action of `plan`, then applies it.
+    async fn commit(&mut self, plan: Plan) -> Result<(), AppError> {
         let next_game = match self.write(&plan).await {
             Ok(next_game) => next_game,
             Err(error) => {
@@ -260,7 +296,40 @@ impl GameTask {
             self.game.next_game = Some(id.clone());
             self.row.next_game = Some(id);
         }
-        self.publish()
+        Ok(())
+    }
+
+    /// Plays a hint: it is stored and published like any intent, then the
+    /// pool searches, and the sender alone gets the answer.
+    async fn hint(&mut self, by: Sender, reply: Reply<Utf8Bytes>) {
+        if self.game.computer.is_some() && self.hub.inner.computer.is_full() {
+            let _ = reply.send(Err(AppError::Busy));
+            return;
+        }
+        let position = self.game.position;
+        if let Err(error) = self.act(by, Intent::Hint).await {
+            let _ = reply.send(Err(error));
+            return;
+        }
+        let submitted = self
+            .hub
+            .inner
+            .computer
+            .submit(&self.row.id, position, Search::Hint);
+        let mut ticket = match submitted {
+            Ok(ticket) => ticket,
+            Err(_) => {
+                let _ = reply.send(Err(AppError::Busy));
+                return;
+            }
+        };
+        tokio::spawn(async move {
+            let answer = match (&mut ticket.answer).await {
+                Ok(best) => Ok(Utf8Bytes::from(hint_message(&position, best.as_ref()))),
+                Err(_) => Err(AppError::Unavailable),
+            };
+            let _ = reply.send(answer);
+        });
     }
 
     /// Stores the action of `plan`; a rematch also creates the new game,
@@ -299,6 +368,10 @@ impl GameTask {
                 self.row = row;
                 self.encoder.reset();
                 if changed {
+                    self.computer = Computer::Idle;
+                    self.maybe_think();
+                }
+                if changed {
                     self.publish_or_stop();
                 }
             }
@@ -322,6 +395,10 @@ impl GameTask {
             invite: Secret::random()?.hash(),
             rematch_of: Some(self.row.id.clone()),
             next_game: None,
+            computer: self.game.computer.map(|seat| ComputerSeat {
+                color: !seat.color,
+                level: seat.level,
+            }),
         })
     }
 
@@ -406,14 +483,15 @@ impl GameTask {
         let abandoned = self.abandoned();
         self.shown_abandoned = abandoned;
         let players = ByColor::new_with(|c| PlayerView {
-            joined: self.row.seats.get(c).is_some(),
-            connected: self.presence.get(c).connections > 0,
+            joined: self.row.seats.get(c).is_some() || self.is_computer(c),
+            connected: self.presence.get(c).connections > 0 || self.is_computer(c),
         });
         let live = Live {
             id: &self.row.id,
             version: self.version,
             players,
             abandoned,
+            thinking: self.computer.busy(),
         };
         let json = match self.encoder.encode(&self.game, live) {
             Ok(text) => Utf8Bytes::from(text),
@@ -435,4 +513,17 @@ impl GameTask {
 
 fn far_future() -> Instant {
     Instant::now() + Duration::from_secs(86400 * 365)
+}
+
+/// The hint message for `position`: the first step of `best`, or the end
+/// of the turn when `best` stops the chain at once.
+fn hint_message(position: &Position, best: Option<&fanorona::Turn>) -> String {
+    let step = best.and_then(|turn| turn.steps().next().flatten());
+    let end_turn = best.is_some() && step.is_none() && position.chain().is_some();
+    ServerMsg::Hint {
+        step,
+        end_turn,
+        turn: best.filter(|_| step.is_some()).map(ToString::to_string),
+    }
+    .to_json()
 }

@@ -34,6 +34,8 @@ pub struct Live<'a> {
     pub players: ByColor<PlayerView>,
     /// The player to move has been away long enough to be claimed against.
     pub abandoned: bool,
+    /// The computer is searching or playing out its turn.
+    pub thinking: bool,
 }
 
 /// The names of the 45 squares, by index.
@@ -136,6 +138,16 @@ struct Tail<'a> {
     rematch: Pair<bool>,
     next_game: Option<&'a GameId>,
     result: Option<ResultView>,
+    computer: Option<ComputerView>,
+}
+
+#[derive(Serialize)]
+struct ComputerView {
+    #[serde(serialize_with = "color_str")]
+    color: Color,
+    level: u8,
+    name: &'static str,
+    thinking: bool,
 }
 
 /// Encodes the state messages of one game, keeping what does not change
@@ -320,6 +332,12 @@ fn tail<'a>(game: &'a Game, live: Live<'a>) -> Tail<'a> {
             winner: r.winner,
             reason: r.reason.code(),
         }),
+        computer: game.computer.map(|seat| ComputerView {
+            color: seat.color,
+            level: seat.level.number(),
+            name: seat.level.name(),
+            thinking: live.thinking,
+        }),
     }
 }
 
@@ -404,6 +422,7 @@ mod tests {
             version: 3,
             players: ByColor::default(),
             abandoned: false,
+            thinking: false,
         };
         let mut game = Game::new(Position::start());
         let mut encoder = StateEncoder::default();

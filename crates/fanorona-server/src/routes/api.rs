@@ -16,7 +16,7 @@ use crate::{
     hub::{First, Hub, Joined, Sender},
     ids::{GameId, JoinKey, Secret},
     limits::{ClientAddr, MAX_BODY},
-    protocol::{parse_intent, ProtocolError},
+    protocol::{parse_intent, ProtocolError, WireLevel},
     seat,
     state::AppState,
 };
@@ -86,6 +86,21 @@ pub(super) struct CreateGame {
     first: First,
     #[serde(default)]
     position: Option<String>,
+    #[serde(default)]
+    opponent: Opponent,
+    #[serde(default)]
+    level: Option<WireLevel>,
+}
+
+/// Who the creator plays.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Opponent {
+    /// A friend, invited by a link.
+    #[default]
+    Friend,
+    /// The computer.
+    Computer,
 }
 
 #[derive(Debug, Serialize)]
@@ -94,8 +109,34 @@ pub(super) struct CreatedView {
     color: &'static str,
     seat: String,
     seat_link: String,
-    invite_link: String,
+    invite_link: Option<String>,
     spectator_link: String,
+    computer: Option<ComputerView>,
+}
+
+#[derive(Debug, Serialize)]
+struct ComputerView {
+    color: &'static str,
+    level: u8,
+    name: &'static str,
+}
+
+impl CreateGame {
+    /// The computer's level in a game against it; `None` against a friend.
+    fn computer(&self) -> Result<Option<crate::game::Level>, AppError> {
+        let bad = |detail: &str| ProtocolError::BadMessage {
+            kind: "request".into(),
+            detail: detail.into(),
+        };
+        match (self.opponent, self.level) {
+            (Opponent::Friend, None) => Ok(None),
+            (Opponent::Friend, Some(_)) => {
+                Err(bad("`level` is only for games against the computer").into())
+            }
+            (Opponent::Computer, Some(WireLevel(level))) => Ok(Some(level)),
+            (Opponent::Computer, None) => Err(bad("missing field `level`: 1 to 6").into()),
+        }
+    }
 }
 
 /// Creates a game; the creator's seat cookie is set.
@@ -106,15 +147,27 @@ pub(super) async fn create_game(
     Body(req): Body<CreateGame>,
 ) -> Result<(StatusCode, CookieJar, Json<CreatedView>), AppError> {
     state.limits.create(client)?;
-    let created = state.hub.create(req.first, req.position.as_deref()).await?;
+    let computer = req.computer()?;
+    let created = state
+        .hub
+        .create_game(req.first, req.position.as_deref(), computer)
+        .await?;
     let site = state.hub.site();
     let origin = &site.origin;
     let view = CreatedView {
         color: created.color.name(),
         seat: created.seat.expose().to_owned(),
         seat_link: seat::seat_link(origin, &created.id, &created.seat),
-        invite_link: seat::invite_link(origin, &created.id, &created.invite),
+        invite_link: created
+            .computer
+            .is_none()
+            .then(|| seat::invite_link(origin, &created.id, &created.invite)),
         spectator_link: seat::spectator_link(origin, &created.id),
+        computer: created.computer.map(|seat| ComputerView {
+            color: seat.color.name(),
+            level: seat.level.number(),
+            name: seat.level.name(),
+        }),
         game_id: created.id.clone(),
     };
     let jar = jar.add(seat::cookie(&created.id, &created.seat, site.https));

@@ -15,7 +15,7 @@ use fanorona::{Color, Turn};
 pub(crate) use self::sqlite::backup;
 pub use self::sqlite::{Backup, SqliteStore};
 use crate::{
-    game::{Action, Intent, IntentKind},
+    game::{Action, ComputerSeat, Intent, IntentKind, Level},
     ids::{GameId, SecretHash},
 };
 
@@ -38,6 +38,9 @@ pub struct GameRow {
     pub rematch_of: Option<GameId>,
     /// The rematch of this game, once both players asked.
     pub next_game: Option<GameId>,
+    /// The computer's seat and its level at the start, in a game against
+    /// it (its level now comes from the actions).
+    pub computer: Option<ComputerSeat>,
 }
 
 /// A game as loaded: its row and every accepted action, in order.
@@ -178,25 +181,42 @@ fn corrupt(message: String) -> StoreError {
     StoreError::Other(message.into())
 }
 
-/// The stored columns of an action: its kind, and its step in notation.
-fn encode_action(action: &Action) -> (&'static str, Option<String>) {
-    let step = match action.intent {
-        Intent::Step { from, to, kind } => Some(format!("{from}-{to}{}", kind.suffix())),
-        _ => None,
+/// The stored columns of an action: its kind, its step in notation, and
+/// the level it chose.
+fn encode_action(action: &Action) -> (&'static str, Option<String>, Option<i64>) {
+    let (step, level) = match action.intent {
+        Intent::Step { from, to, kind } => (Some(format!("{from}-{to}{}", kind.suffix())), None),
+        Intent::SetLevel { level } => (None, Some(i64::from(level.number()))),
+        _ => (None, None),
     };
-    (action.intent.name(), step)
+    (action.intent.name(), step, level)
+}
+
+/// Reads a stored level.
+fn parse_level(n: i64) -> Result<Level, StoreError> {
+    u8::try_from(n)
+        .ok()
+        .and_then(Level::new)
+        .ok_or_else(|| corrupt(format!("bad level {n}")))
 }
 
 /// Reads an action back from its stored columns.
-fn decode_action(player: &str, kind: &str, step: Option<&str>) -> Result<Action, StoreError> {
+fn decode_action(
+    player: &str,
+    kind: &str,
+    step: Option<&str>,
+    level: Option<i64>,
+) -> Result<Action, StoreError> {
     let by = parse_color(player)?;
-    let intent = match (
-        IntentKind::from_name(kind).map(Intent::without_fields),
-        step,
-    ) {
-        (Some(Some(intent)), _) => intent,
-        (Some(None), Some(text)) => decode_step(text)?,
-        _ => return Err(corrupt(format!("bad action {kind:?}"))),
+    let kind =
+        IntentKind::from_name(kind).ok_or_else(|| corrupt(format!("bad action {kind:?}")))?;
+    let intent = match (Intent::without_fields(kind), step, level) {
+        (Some(intent), _, _) => intent,
+        (None, Some(text), _) if kind == IntentKind::Step => decode_step(text)?,
+        (None, _, Some(n)) if kind == IntentKind::SetLevel => Intent::SetLevel {
+            level: parse_level(n)?,
+        },
+        _ => return Err(corrupt(format!("bad action {:?}", kind.name()))),
     };
     Ok(Action { by, intent })
 }
@@ -241,18 +261,25 @@ mod tests {
             Intent::DeclineDraw,
             Intent::ClaimVictory,
             Intent::Rematch,
+            Intent::Takeback,
+            Intent::Hint,
+            Intent::SetLevel {
+                level: Level::new(5).expect("a level"),
+            },
         ];
         for intent in intents {
             let action = Action {
                 by: Color::Black,
                 intent,
             };
-            let (kind, step) = encode_action(&action);
-            let back = decode_action("black", kind, step.as_deref()).expect("decodes");
+            let (kind, step, level) = encode_action(&action);
+            let back = decode_action("black", kind, step.as_deref(), level).expect("decodes");
             assert_eq!(back, action);
         }
-        assert!(decode_action("black", "fly", None).is_err());
-        assert!(decode_action("black", "step", None).is_err());
-        assert!(decode_action("pink", "resign", None).is_err());
+        assert!(decode_action("black", "fly", None, None).is_err());
+        assert!(decode_action("black", "step", None, None).is_err());
+        assert!(decode_action("black", "set_level", None, None).is_err());
+        assert!(decode_action("black", "set_level", None, Some(7)).is_err());
+        assert!(decode_action("pink", "resign", None, None).is_err());
     }
 }

@@ -36,9 +36,11 @@ use rusqlite::{ffi, Connection, ErrorCode, OpenFlags};
 pub use self::file::Backup;
 pub(crate) use self::file::{backup, check, Checked, CHECK_LIMIT};
 use self::writer::{Write, Writer};
-use super::{corrupt, decode_action, parse_color, GameRow, Store, StoreError, StoredGame};
+use super::{
+    corrupt, decode_action, parse_color, parse_level, GameRow, Store, StoreError, StoredGame,
+};
 use crate::{
-    game::Action,
+    game::{Action, ComputerSeat},
     ids::{GameId, SecretHash},
 };
 
@@ -232,10 +234,11 @@ fn parse_id(text: Option<String>) -> Result<Option<GameId>, StoreError> {
 }
 
 const SELECT_GAME: &str = "SELECT id, created_at, start_position, creator, white_seat, \
-     black_seat, invite, rematch_of, next_game FROM games WHERE id = ?1";
+     black_seat, invite, rematch_of, next_game, computer_color, computer_level \
+     FROM games WHERE id = ?1";
 
 const SELECT_ACTIONS: &str =
-    "SELECT player, kind, step FROM actions WHERE game_id = ?1 ORDER BY seq";
+    "SELECT player, kind, step, level FROM actions WHERE game_id = ?1 ORDER BY seq";
 
 fn read_row(row: &rusqlite::Row<'_>) -> Result<GameRow, StoreError> {
     let id: String = row.get(0)?;
@@ -251,7 +254,22 @@ fn read_row(row: &rusqlite::Row<'_>) -> Result<GameRow, StoreError> {
         invite: parse_hash(Some(row.get(6)?))?.ok_or_else(|| corrupt("no invite".into()))?,
         rematch_of: parse_id(row.get(7)?)?,
         next_game: parse_id(row.get(8)?)?,
+        computer: parse_computer(row.get(9)?, row.get(10)?)?,
     })
+}
+
+fn parse_computer(
+    color: Option<String>,
+    level: Option<i64>,
+) -> Result<Option<ComputerSeat>, StoreError> {
+    match (color, level) {
+        (None, None) => Ok(None),
+        (Some(color), Some(level)) => Ok(Some(ComputerSeat {
+            color: parse_color(&color)?,
+            level: parse_level(level)?,
+        })),
+        _ => Err(corrupt("half a computer seat".into())),
+    }
 }
 
 /// Reads game `id` and its actions in one read transaction (one snapshot
@@ -274,7 +292,8 @@ fn read_game(conn: &mut Connection, id: &GameId) -> Result<StoredGame, StoreErro
             let player: String = row.get(0)?;
             let kind: String = row.get(1)?;
             let step: Option<String> = row.get(2)?;
-            actions.push(decode_action(&player, &kind, step.as_deref())?);
+            let level: Option<i64> = row.get(3)?;
+            actions.push(decode_action(&player, &kind, step.as_deref(), level)?);
         }
     }
     tx.commit()?;

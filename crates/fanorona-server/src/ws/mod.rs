@@ -23,7 +23,7 @@ use tokio::time::{sleep_until, timeout_at, Instant};
 use crate::{
     error::AppError,
     extract::GamePath,
-    game::Role,
+    game::{Intent, Role},
     hub::{Connection, GameHandle, Sender},
     ids::{GameId, Secret},
     limits::ClientAddr,
@@ -224,11 +224,16 @@ impl Socket<'_> {
         if self.limiter.check().is_err() {
             return ControlFlow::Continue(Some(error(&AppError::RateLimited)));
         }
-        let result = match parse_intent(text.as_str()) {
-            Ok(intent) => self.handle.act(Sender::Role(self.role), intent).await,
-            Err(e) => Err(e.into()),
+        let reply = match parse_intent(text.as_str()) {
+            Ok(intent) => match self.handle.act(Sender::Role(self.role), intent).await {
+                // The state comes to every socket; a hint to its sender only.
+                Ok(hint) if intent == Intent::Hint => Some(Message::Text(hint)),
+                Ok(_) => None,
+                Err(e) => Some(error(&e)),
+            },
+            Err(e) => Some(error(&e.into())),
         };
-        ControlFlow::Continue(result.err().map(|e| error(&e)))
+        ControlFlow::Continue(reply)
     }
 }
 

@@ -28,11 +28,18 @@ pub(super) struct Migration {
 /// edited once merged (its checksum is kept in every database it made);
 /// `tests::the_list_is_the_directory` keeps this list and the directory
 /// equal.
-pub(super) const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    description: "games",
-    sql: include_str!("../../../migrations/sqlite/0001_games.sql"),
-}];
+pub(super) const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        description: "games",
+        sql: include_str!("../../../migrations/sqlite/0001_games.sql"),
+    },
+    Migration {
+        version: 2,
+        description: "computer",
+        sql: include_str!("../../../migrations/sqlite/0002_computer.sql"),
+    },
+];
 
 /// The bookkeeping table, as the first release created it.
 const TABLE: &str = "CREATE TABLE IF NOT EXISTS _sqlx_migrations (

@@ -185,11 +185,11 @@ fn apply(tx: &mut Transaction<'_>, write: &Write) -> Result<u64, StoreError> {
 }
 
 const INSERT_GAME: &str = "INSERT INTO games (id, created_at, start_position, creator, \
-     white_seat, black_seat, invite, rematch_of, next_game) \
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+     white_seat, black_seat, invite, rematch_of, next_game, computer_color, computer_level) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
 
-const INSERT_ACTION: &str = "INSERT INTO actions (game_id, seq, player, kind, step, created_at) \
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+const INSERT_ACTION: &str = "INSERT INTO actions \
+     (game_id, seq, player, kind, step, level, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
 
 fn hash_text(hash: &Option<SecretHash>) -> Option<String> {
     hash.as_ref().map(SecretHash::to_hex)
@@ -206,6 +206,8 @@ fn insert_game(conn: &Connection, row: &GameRow) -> Result<(), StoreError> {
         row.invite.to_hex(),
         row.rematch_of.as_ref().map(GameId::as_str),
         row.next_game.as_ref().map(GameId::as_str),
+        row.computer.map(|c| color_text(c.color)),
+        row.computer.map(|c| i64::from(c.level.number())),
     ])?;
     Ok(())
 }
@@ -216,7 +218,7 @@ fn insert_action(
     seq: u64,
     action: &Action,
 ) -> Result<(), StoreError> {
-    let (kind, step) = encode_action(action);
+    let (kind, step, level) = encode_action(action);
     let seq = i64::try_from(seq).map_err(|_| corrupt("action number overflow".into()))?;
     conn.prepare_cached(INSERT_ACTION)?.execute(params![
         id.as_str(),
@@ -224,6 +226,7 @@ fn insert_action(
         color_text(action.by),
         kind,
         step,
+        level,
         crate::clock::unix_seconds(),
     ])?;
     Ok(())
@@ -272,6 +275,7 @@ fn rematch(
 }
 
 /// An invitation nobody accepted: a free seat, and so no action either.
+/// A game against the computer has no invitation.
 const DELETE_EXPIRED: &str = "DELETE FROM games WHERE created_at < ?1 \
-     AND (white_seat IS NULL OR black_seat IS NULL) \
+     AND (white_seat IS NULL OR black_seat IS NULL) AND computer_color IS NULL \
      AND NOT EXISTS (SELECT 1 FROM actions WHERE actions.game_id = games.id)";

@@ -1,0 +1,203 @@
+//! The computer's seat in a game's task: it asks the pool for a turn when
+//! the computer is to move, then plays the turn's steps one at a time
+//! through the same plan, store and publish path as a person's intents.
+
+use std::{collections::VecDeque, time::Duration};
+
+use fanorona::{Position, Turn};
+use tokio::{
+    sync::oneshot::error::RecvError,
+    time::{sleep_until, Instant},
+};
+
+use crate::{
+    computer::{seed, Busy, Search, Ticket},
+    game::{Action, Intent},
+};
+
+use super::GameTask;
+
+/// How long a game waits to ask again when the pool's queue was full.
+const RETRY: Duration = Duration::from_secs(1);
+
+/// What the computer is doing in one game.
+#[derive(Debug, Default)]
+pub(super) enum Computer {
+    /// Nothing: not its turn, or not a game against it.
+    #[default]
+    Idle,
+    /// Searching the game as it was after `seq` actions, since `since`.
+    Thinking {
+        seq: u64,
+        ticket: Ticket,
+        since: Instant,
+    },
+    /// Playing out its turn: the steps left, the next one due `at`, on the
+    /// game as it was after `seq` actions.
+    Playing {
+        seq: u64,
+        steps: VecDeque<Intent>,
+        at: Instant,
+    },
+    /// The pool's queue was full: ask again `at`.
+    Waiting { at: Instant },
+}
+
+/// What woke the computer up.
+#[derive(Debug)]
+pub(super) enum Event {
+    /// The search answered (an error: the pool stopped).
+    Answer(Result<Option<Turn>, RecvError>),
+    /// The next step, or the next try, is due.
+    Due,
+}
+
+impl Computer {
+    /// Whether the state shows the computer thinking.
+    pub(super) fn busy(&self) -> bool {
+        !matches!(self, Computer::Idle)
+    }
+
+    /// Completes when the computer has something to do; never when idle.
+    pub(super) async fn next(&mut self) -> Event {
+        match self {
+            Computer::Idle => std::future::pending().await,
+            Computer::Thinking { ticket, .. } => Event::Answer((&mut ticket.answer).await),
+            Computer::Playing { at, .. } | Computer::Waiting { at } => {
+                sleep_until(*at).await;
+                Event::Due
+            }
+        }
+    }
+
+    /// After an action that changed nothing on the board (a hint, a new
+    /// level), made when the game had `before` actions: the search or
+    /// the turn under way still fits the game, now at `after`.
+    pub(super) fn still_fits(&mut self, before: u64, after: u64) {
+        if let Computer::Thinking { seq, .. } | Computer::Playing { seq, .. } = self {
+            if *seq == before {
+                *seq = after;
+            }
+        }
+    }
+}
+
+/// The intents that play `turn` from `position`: its steps, and an end of
+/// turn when its last capture leaves the chain open (or it is only that:
+/// stopping a chain).
+pub(super) fn intents(position: &Position, turn: &Turn) -> Option<VecDeque<Intent>> {
+    let mut pos = *position;
+    let mut out = VecDeque::new();
+    for step in turn.steps() {
+        let step = step?;
+        pos = pos.play_step(step).ok()?;
+        out.push_back(Intent::Step {
+            from: step.from(),
+            to: step.to(),
+            kind: step.kind(),
+        });
+    }
+    if pos.chain().is_some() {
+        out.push_back(Intent::EndTurn);
+    }
+    Some(out)
+}
+
+impl GameTask {
+    /// Asks the pool for the computer's turn if it is to move in a game
+    /// that is on and nothing is under way. The state published next shows
+    /// it thinking.
+    pub(super) fn maybe_think(&mut self) {
+        if self.computer.busy() || !self.game.computer_to_move() {
+            return;
+        }
+        let Some(seat) = self.game.computer else {
+            return;
+        };
+        let search = Search::Play {
+            level: seat.level,
+            seed: seed(&self.row.id, self.game.seq),
+        };
+        let pool = &self.hub.inner.computer;
+        self.computer = match pool.submit(&self.row.id, self.game.position, search) {
+            Ok(ticket) => Computer::Thinking {
+                seq: self.game.seq,
+                ticket,
+                since: Instant::now(),
+            },
+            Err(Busy) => {
+                tracing::error!(game = %self.row.id, "the computer's queue is full: asking again soon");
+                Computer::Waiting {
+                    at: Instant::now() + RETRY,
+                }
+            }
+        };
+    }
+
+    /// Handles what woke the computer up.
+    pub(super) async fn on_computer(&mut self, event: Event) {
+        match (std::mem::take(&mut self.computer), event) {
+            (Computer::Thinking { seq, since, .. }, Event::Answer(Ok(Some(turn))))
+                if seq == self.game.seq =>
+            {
+                let Some(steps) = intents(&self.game.position, &turn) else {
+                    tracing::error!(game = %self.row.id, %turn, "the engine's turn does not fit");
+                    self.publish_or_stop();
+                    return;
+                };
+                let at = (since + self.hub.config().computer_min_think).max(Instant::now());
+                self.computer = Computer::Playing { seq, steps, at };
+            }
+            (Computer::Thinking { .. }, Event::Answer(Err(_))) => {
+                // The pool stopped: the server is shutting down.
+                self.publish_or_stop();
+            }
+            (Computer::Playing { seq, steps, .. }, Event::Due) if seq == self.game.seq => {
+                self.play_step(steps).await;
+            }
+            _ => {
+                // The game changed since, or the try is due: start over.
+                self.maybe_think();
+                self.publish_or_stop();
+            }
+        }
+    }
+
+    /// Plays the first of `steps` for the computer, stored before it is
+    /// published; the rest follow after the step delay.
+    async fn play_step(&mut self, mut steps: VecDeque<Intent>) {
+        let (Some(seat), Some(intent)) = (self.game.computer, steps.pop_front()) else {
+            return;
+        };
+        let action = Action {
+            by: seat.color,
+            intent,
+        };
+        let plan = match self.game.plan(action) {
+            Ok(plan) => plan,
+            Err(error) => {
+                tracing::error!(game = %self.row.id, %error, ?intent, "the computer's step is refused");
+                self.publish_or_stop();
+                return;
+            }
+        };
+        if let Err(error) = self.commit(plan).await {
+            tracing::warn!(game = %self.row.id, %error, "the computer's step was not played");
+            self.computer = Computer::Waiting {
+                at: Instant::now() + RETRY,
+            };
+            self.publish_or_stop();
+            return;
+        }
+        if !steps.is_empty() && self.game.result.is_none() {
+            self.computer = Computer::Playing {
+                seq: self.game.seq,
+                steps,
+                at: Instant::now() + self.hub.config().computer_step_delay,
+            };
+        } else {
+            self.maybe_think();
+        }
+        self.publish_or_stop();
+    }
+}
