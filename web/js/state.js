@@ -59,7 +59,7 @@ export const Link = Object.freeze({
  * @property {number|null} drawDeclinedAt the number of moves when the player's draw offer was declined
  * @property {string|null} inviteLink the invitation this browser keeps for the friend's seat
  * @property {import('./protocol.js').Hint|null} hint the server's hint for the position shown
- * @property {number|null} hintAsked the `seq` of the position a hint was asked for, until it comes
+ * @property {string|null} hintAsked the position a hint was asked for (positionKey), until it comes
  * @property {number|null} levelAsked the computer's level the player chose, until the server confirms it
  */
 
@@ -165,13 +165,24 @@ export function canAct(state) {
 /**
  * Whether the player may take back their last turn (and the computer's
  * reply): in a game against the computer, once they have completed a
- * turn, while the game goes on or after it ended on the board.
+ * turn, while the game goes on or after it ended on the board (not
+ * after a resignation, nor once the next game exists).
  */
 export function canTakeBack(state) {
   const g = state.game;
   if (!g || !g.computer || !isPlayer(state) || state.link !== Link.Open) return false;
-  if (g.result && g.result.reason === 'resignation') return false;
+  if (g.nextGame || (g.result && g.result.reason === 'resignation')) return false;
   return g.moves.some((_, i) => sideOfTurn(g, i) === state.role);
+}
+
+/**
+ * What a hint depends on: the position and the turn in progress. Not
+ * `seq`, which a hint itself moves on (hints are stored actions).
+ * @param {GameState} game
+ * @returns {string}
+ */
+export function positionKey(game) {
+  return `${game.game} ${game.position} ${game.chain ? game.chain.visited.join('') : ''}`;
 }
 
 /** Whether the player may ask for a hint now: on their turn, one at a time. */
@@ -320,7 +331,7 @@ export function receiveState(state, game) {
     notFound: false,
   };
   // A hint holds for the position it was asked for.
-  if (!state.game || game.game !== state.game.game || game.seq !== state.game.seq) {
+  if (!state.game || positionKey(game) !== positionKey(state.game)) {
     next.hint = null;
     next.hintAsked = null;
   }
@@ -584,7 +595,7 @@ export function takeBack(state) {
 export function askHint(state) {
   if (!canAskHint(state)) return { state, intent: null };
   return {
-    state: { ...state, hint: null, hintAsked: state.game.seq, notice: null },
+    state: { ...state, hint: null, hintAsked: positionKey(state.game), notice: null },
     intent: { type: 'hint' },
   };
 }
@@ -598,7 +609,7 @@ export function askHint(state) {
  */
 export function receiveHint(state, hint) {
   const g = state.game;
-  if (!g || state.hintAsked !== g.seq || !isMyTurn(state)) return { ...state, hintAsked: null };
+  if (!g || state.hintAsked !== positionKey(g) || !isMyTurn(state)) return { ...state, hintAsked: null };
   return { ...state, hint, hintAsked: null };
 }
 

@@ -62,6 +62,8 @@ test('takeback works during the computer\'s reply and after a game lost on the b
   assert.ok(canTakeBack(vsComputer({ ...afterOneTurnEach, result: { winner: 'black', reason: 'no_legal_step' } })));
   assert.equal(canTakeBack(vsComputer({ ...afterOneTurnEach, result: { winner: 'black', reason: 'resignation' } })), false);
   assert.equal(canTakeBack({ ...vsComputer(afterOneTurnEach), link: 'reconnecting' }), false);
+  assert.equal(canTakeBack(vsComputer({ ...afterOneTurnEach, result: { winner: 'black', reason: 'no_stones' }, next_game: 'Zz09aaBBcc' })),
+    false, 'not once the next game exists');
   assert.equal(canTakeBack(vsComputer(afterOneTurnEach, 'spectator')), false);
   assert.equal(canTakeBack(receiveState({ ...createState(), role: 'white' }, gameState(afterOneTurnEach))), false,
     'not between people');
@@ -71,7 +73,7 @@ test('a hint is asked on the player\'s turn and shown on the board', () => {
   assert.equal(canAskHint(vsComputer({ side_to_move: 'black', legal_steps: OPPONENT_STEPS })), false, 'not on the computer\'s turn');
   const { state: asked, intent } = input(vsComputer({ seq: 7 }), { type: Input.Hint });
   assert.deepEqual(intent, { type: 'hint' });
-  assert.equal(asked.hintAsked, 7);
+  assert.ok(asked.hintAsked);
   assert.equal(canAskHint(asked), false, 'one at a time');
   const shown = receiveHint(asked, { from: 'd3', to: 'e3', kind: 'approach', turn: 'd3-e3A', endTurn: false });
   assert.equal(shown.hintAsked, null);
@@ -90,13 +92,24 @@ test('a hint goes when the player plays, and one for an old position never shows
   assert.equal(s.hint, null, 'the step sent clears it');
   assert.equal(boardView(s).hintFrom, null);
 
-  const moved = receiveState(asked, gameState({ computer: CLUB, seq: 8, version: 9 }));
+  // The position moved on (here: a takeback to another position).
+  const other = { computer: CLUB, seq: 9, version: 9, position: `${AFTER_E2} w 2` };
+  const moved = receiveState(asked, gameState(other));
   assert.equal(moved.hintAsked, null);
   assert.equal(receiveHint(moved, { from: 'e2', to: 'e3', kind: 'approach', turn: null, endTurn: false }).hint, null);
-  const sameSeq = receiveState(shown, gameState({ computer: CLUB, seq: 7, version: 9 }));
-  assert.ok(sameSeq.hint, 'a state of the same position (presence, thinking) keeps it');
-  const changed = receiveState(shown, gameState({ computer: CLUB, seq: 8, version: 10 }));
+  // The hint is a stored action: the state that follows it has the next
+  // seq but the same position, and the hint stays.
+  const sameSpot = receiveState(shown, gameState({ computer: CLUB, seq: 8, version: 9 }));
+  assert.ok(sameSpot.hint, 'a state of the same position (the hint stored, thinking, presence) keeps it');
+  assert.ok(receiveHint(receiveState(asked, gameState({ computer: CLUB, seq: 8, version: 9 })),
+    { from: 'e2', to: 'e3', kind: 'approach', turn: null, endTurn: false }).hint, 'also when the state comes first');
+  const changed = receiveState(shown, gameState(other));
   assert.equal(changed.hint, null);
+  const chain = receiveState(shown, gameState({
+    computer: CLUB, seq: 8, version: 10,
+    turn: { stone: 'e3', visited: ['e2', 'e3'], last_direction: 'north', captured: ['e4', 'e5'], notation: 'e2-e3A' },
+  }));
+  assert.equal(chain.hint, null, 'a step of a chain is another position');
 });
 
 test('a hint to end the turn marks nothing on the board; a refused hint can be asked again', () => {
