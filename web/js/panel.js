@@ -108,7 +108,7 @@ function renderComputer(p, color, state, t) {
   setText(p.who, computerName(g.computer, t));
   const thinking = computerThinking(state);
   setText(p.presence, thinking ? t('game.thinking') : '');
-  p.presence.className = thinking ? 'presence thinking' : 'presence';
+  p.presence.className = thinking ? 'presence thinking' : 'presence none';
   setText(p.count, state.board ? String(countStones(state.board)[color]) : '');
   p.root.classList.toggle('to-move', Boolean(!g.result && g.turn === color));
 }
