@@ -135,3 +135,41 @@ test('when the computer moves first it plays at once, and the game is in the fro
   await noSidewaysScroll(page);
   assert.deepEqual(phone.errors, []);
 });
+
+test('after resigning, Play again starts the next game with the colours swapped', async () => {
+  const { page } = phone;
+  await page.click('#resign');
+  await page.click('#resign-yes');
+  await waitText(page, '#result .result-title', /^The computer wins$/);
+  assert.equal(await page.textContent('#rematch'), 'Play again');
+  assert.ok(await page.isDisabled('#takeback'), 'no takeback after a resignation');
+  const before = page.url();
+  await Promise.all([page.waitForURL((url) => url.href !== before && /\/g\/[A-Za-z0-9]+$/.test(url.pathname)),
+    page.click('#rematch')]);
+  await waitText(page, '#player-bottom .who', /White · you/);
+  assert.match(await page.textContent('#player-top .who'), /Casual \(level 2\)/, 'the same level');
+  await waitText(page, '#turn', /^Your turn$/);
+  assert.deepEqual(phone.errors, []);
+});
+
+test('while the computer thinks, the page says so', async () => {
+  const slow = await startServer(['--computer-step-delay', '0ms', '--computer-min-think', '1500ms']);
+  try {
+    const context = await phoneContext(browser);
+    const { page, errors } = await watchedPage(context, slow.url);
+    await page.goto(slow.url);
+    await page.check('input[name=opponent][value=computer]');
+    await page.check('input[name=computer-first][value=computer]');
+    await Promise.all([page.waitForURL(/\/g\/[A-Za-z0-9]+$/), page.click('#play-computer')]);
+    await waitText(page, '#turn', /^Thinking…$/);
+    assert.ok(await page.isVisible('#player-top .presence.thinking'));
+    assert.ok(await page.isDisabled('#ask-hint'), 'no hint on the computer\'s turn');
+    await shot(page, 'computer-04-thinking');
+    await waitText(page, '#turn', /^Your turn$/);
+    assert.equal(await page.isVisible('#player-top .presence.thinking'), false);
+    assert.deepEqual(errors, []);
+    await context.close();
+  } finally {
+    await slow.close();
+  }
+});
