@@ -10,7 +10,7 @@ import { drawDiagrams } from './diagram.js';
 import { bindInvitation } from './invitation.js';
 import { connect } from './connection.js';
 import {
-  createGameRequest, computerGameRequest, readCreated, readServerMessage, socketUrl, gamePath,
+  createGameRequest, computerGameRequest, readCreated, readServerMessage, readError, socketUrl, gamePath,
 } from './protocol.js';
 import {
   loadGames, updateGames, recordGame, forgetGame, localStore,
@@ -36,7 +36,7 @@ form.addEventListener('submit', async (e) => {
   startButton.disabled = true;
   startButton.textContent = t('home.starting');
   $('start-error').hidden = true;
-  const created = await create(createGameRequest(String(first)));
+  const { created } = await create(createGameRequest(String(first)));
   startButton.disabled = false;
   startButton.textContent = t('home.start');
   if (!created) {
@@ -51,15 +51,19 @@ form.addEventListener('submit', async (e) => {
 });
 
 /**
- * Sends a create request; the game the server made, or null.
+ * Sends a create request: the game the server made, or null and the
+ * error code when it refused.
  * @param {{url: string, init: RequestInit}} request
+ * @returns {Promise<{created: ReturnType<typeof readCreated>, code: string|null}>}
  */
 async function create({ url, init }) {
   try {
     const res = await fetch(url, init);
-    return res.ok ? readCreated(await res.json(), location.origin) : null;
+    const body = await res.json().catch(() => null);
+    if (!res.ok) return { created: null, code: readError(body).code };
+    return { created: readCreated(body, location.origin), code: null };
   } catch {
-    return null;
+    return { created: null, code: null };
   }
 }
 
@@ -139,10 +143,12 @@ computerForm.addEventListener('submit', async (e) => {
   playButton.disabled = true;
   playButton.textContent = t('home.computer.starting');
   $('computer-error').hidden = true;
-  const created = await create(computerGameRequest(level, String(data.get('computer-first'))));
+  const { created, code } = await create(computerGameRequest(level, String(data.get('computer-first'))));
   if (!created || !created.computer) {
     playButton.disabled = false;
     playButton.textContent = t('home.computer.play');
+    // Too many searches waiting for the computer: say so, not "try again".
+    $('computer-error').textContent = t(code === 'busy' ? 'error.busy' : 'home.startFailed');
     $('computer-error').hidden = false;
     return;
   }
