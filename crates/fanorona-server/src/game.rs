@@ -869,4 +869,77 @@ mod tests {
         let answer = game.plan(act(Color::Black, Intent::Rematch)).expect("ask");
         assert!(answer.completes_rematch());
     }
+
+    /// Plays a whole turn for the side to move: its first legal steps,
+    /// ending the chain as soon as it may.
+    fn play_turn(game: &mut Game, pick: usize) {
+        let by = game.position.turn();
+        loop {
+            let intent = if game.position.can_end_turn() {
+                Intent::EndTurn
+            } else {
+                let steps = game.position.legal_steps();
+                let s = steps[pick % steps.len()];
+                Intent::Step {
+                    from: s.from(),
+                    to: s.to(),
+                    kind: s.kind(),
+                }
+            };
+            game.apply(Action { by, intent }).expect("legal");
+            if game.current.is_none() {
+                return;
+            }
+        }
+    }
+
+    #[test]
+    fn a_takeback_replays_the_line_before_the_senders_last_turn() {
+        let seat = ComputerSeat {
+            color: Color::Black,
+            level: Level::MIN,
+        };
+        let mut game = Game::with_computer(Position::start(), Some(seat));
+        let takeback = Action {
+            by: Color::White,
+            intent: Intent::Takeback,
+        };
+        assert_eq!(game.apply(takeback), Err(GameError::NothingToTakeBack));
+        let mut snapshots = Vec::new();
+        for n in 0..6 {
+            snapshots.push(format!(
+                "{:?}",
+                (game.position, &game.moves, &game.captures)
+            ));
+            play_turn(&mut game, n);
+            play_turn(&mut game, n + 1);
+        }
+        game.apply(Action {
+            by: Color::White,
+            intent: Intent::Hint,
+        })
+        .expect("on White's turn");
+        let level = Level::new(4).expect("a level");
+        game.apply(Action {
+            by: Color::White,
+            intent: Intent::SetLevel { level },
+        })
+        .expect("any time");
+        let seq = game.seq;
+        while let Some(before) = snapshots.pop() {
+            game.apply(takeback).expect("a turn to take back");
+            let now = format!("{:?}", (game.position, &game.moves, &game.captures));
+            assert_eq!(now, before);
+        }
+        assert_eq!(game.seq, seq + 6);
+        assert_eq!(game.computer.map(|c| c.level), Some(level));
+        assert_eq!(game.apply(takeback), Err(GameError::NothingToTakeBack));
+        let mut friends = Game::new(Position::start());
+        assert_eq!(friends.apply(takeback), Err(GameError::NotAgainstComputer));
+        let offer = Action {
+            by: Color::White,
+            intent: Intent::OfferDraw,
+        };
+        assert_eq!(game.apply(offer), Err(GameError::NotAgainstComputer));
+    }
 }

@@ -260,6 +260,30 @@ mod tests {
         assert_eq!(pool.submit(&id, position, Search::Hint).err(), Some(Busy));
     }
 
+    #[tokio::test]
+    async fn a_search_stops_at_its_time_cap() {
+        let config = Config::parse_from(["fanorona-server", "--engine-max-time", "30ms"]);
+        let pool = Pool::new(&config);
+        let id: GameId = "abcdefghij".parse().expect("an id");
+        let position = Position::start();
+        let search = Search::Play {
+            level: Level::MAX,
+            seed: 0,
+        };
+        let started = Instant::now();
+        let mut ticket = pool.submit(&id, position, search).expect("queued");
+        let turn = (&mut ticket.answer)
+            .await
+            .expect("answered")
+            .expect("a turn");
+        let took = started.elapsed();
+        assert!(position.play(&turn).is_ok(), "{turn}");
+        // Uncapped, the strongest level searches 2,000,000 nodes here: 4.85 s
+        // in the test build. The bound leaves room for a busy machine.
+        assert!(took < Duration::from_secs(2), "{took:?}");
+        pool.shutdown();
+    }
+
     #[test]
     fn the_seed_depends_on_the_game_and_the_count() {
         let a: GameId = "abcdefghij".parse().expect("an id");

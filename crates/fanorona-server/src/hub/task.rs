@@ -258,7 +258,11 @@ impl GameTask {
         if !self.both_joined() && self.game.result.is_none() {
             return Err(GameError::WaitingForOpponent.into());
         }
-        if intent == Intent::ClaimVictory && self.game.result.is_none() && !self.abandoned() {
+        if intent == Intent::ClaimVictory
+            && self.game.computer.is_none()
+            && self.game.result.is_none()
+            && !self.abandoned()
+        {
             return Err(GameError::NotAbandoned.into());
         }
         let plan = self.game.plan(Action { by, intent })?;
@@ -410,11 +414,11 @@ impl GameTask {
                 .invitation_expired(self.row.created_at, clock::unix_seconds())
     }
 
-    /// The seat free for a joiner, if any.
+    /// The seat free for a joiner, if any: never the computer's.
     fn free_seat(&self) -> Option<Color> {
         Color::ALL
             .into_iter()
-            .find(|&c| self.row.seats.get(c).is_none())
+            .find(|&c| self.row.seats.get(c).is_none() && !self.is_computer(c))
     }
 
     fn invitation(&self, invite: &Secret, holder: Option<&Secret>) -> Invitation {
