@@ -21,6 +21,7 @@ const COLORS = ['white', 'black'];
  * @property {boolean} joined whether the opponent's seat is taken
  * @property {number} lastActive when the game was last seen, in ms since 1970
  * @property {string|null} invite the invitation link, while nobody joined
+ * @property {number|null} computer the computer's level in a game against it, else null
  */
 
 function isInviteOf(link, id) {
@@ -41,7 +42,9 @@ function isInviteOf(link, id) {
  */
 export function readEntry(raw) {
   if (!raw || typeof raw !== 'object') return null;
-  const { id, color, joined, lastActive, invite } = /** @type {Record<string, unknown>} */ (raw);
+  const {
+    id, color, joined, lastActive, invite, computer,
+  } = /** @type {Record<string, unknown>} */ (raw);
   if (typeof id !== 'string' || !ID.test(id) || !COLORS.includes(/** @type {string} */ (color))) return null;
   // Beyond 8.64e15 ms a Date is invalid, and formatting it throws.
   if (typeof lastActive !== 'number' || !(lastActive >= 0 && lastActive <= 8.64e15)) return null;
@@ -52,6 +55,7 @@ export function readEntry(raw) {
     joined: isJoined,
     lastActive,
     invite: !isJoined && isInviteOf(invite, id) ? /** @type {string} */ (invite) : null,
+    computer: Number.isInteger(computer) && computer >= 1 && computer <= 6 ? /** @type {number} */ (computer) : null,
   };
 }
 
@@ -89,13 +93,15 @@ export function parseGames(text) {
  * Adds or updates the entry of one game. The invitation link is kept
  * until the opponent joins, then dropped.
  * @param {GameEntry[]} list
- * @param {{id: string, color: string, joined: boolean, lastActive: number, invite?: string|null}} update
+ * @param {{id: string, color: string, joined: boolean, lastActive: number, invite?: string|null,
+ *   computer?: number|null}} update
  * @returns {GameEntry[]} newest first
  */
 export function recordGame(list, update) {
   const old = list.find((g) => g.id === update.id);
   const invite = update.invite !== undefined ? update.invite : (old ? old.invite : null);
-  const entry = readEntry({ ...update, invite });
+  const computer = update.computer !== undefined ? update.computer : (old ? old.computer : null);
+  const entry = readEntry({ ...update, invite, computer });
   if (!entry) return list;
   return tidy([entry, ...list.filter((g) => g.id !== update.id)]);
 }

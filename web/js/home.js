@@ -1,18 +1,23 @@
-// The front page: ask who moves first, create the game, then show the
-// invitation (link, copy, share, QR code) and wait for the friend. When
-// they arrive the page turns into the game by itself. Below, the games
-// this browser is in, so that closing a tab never loses one.
+// The front page: play a friend or the computer. Against a friend: ask
+// who moves first, create the game, then show the invitation (link, copy,
+// share, QR code) and wait for the friend; when they arrive the page
+// turns into the game by itself. Against the computer: ask its level and
+// who moves first, and open the board at once. Below, the games this
+// browser is in, so that closing a tab never loses one.
 
 import { translator, chooseLang, translatePage } from './i18n.js';
 import { drawDiagrams } from './diagram.js';
 import { bindInvitation } from './invitation.js';
 import { connect } from './connection.js';
 import {
-  createGameRequest, readCreated, readServerMessage, socketUrl, gamePath,
+  createGameRequest, computerGameRequest, readCreated, readServerMessage, readError, socketUrl, gamePath,
 } from './protocol.js';
 import {
   loadGames, updateGames, recordGame, forgetGame, localStore,
 } from './games.js';
+import {
+  loadOpponent, saveOpponent, loadLevel, saveLevel, Opponent,
+} from './prefs.js';
 
 const lang = chooseLang(navigator.languages);
 const t = translator(lang);
@@ -31,14 +36,7 @@ form.addEventListener('submit', async (e) => {
   startButton.disabled = true;
   startButton.textContent = t('home.starting');
   $('start-error').hidden = true;
-  let created = null;
-  try {
-    const { url, init } = createGameRequest(String(first));
-    const res = await fetch(url, init);
-    if (res.ok) created = readCreated(await res.json(), location.origin);
-  } catch {
-    created = null;
-  }
+  const { created } = await create(createGameRequest(String(first)));
   startButton.disabled = false;
   startButton.textContent = t('home.start');
   if (!created) {
@@ -52,8 +50,27 @@ form.addEventListener('submit', async (e) => {
   showInvite(created);
 });
 
+/**
+ * Sends a create request: the game the server made, or null and the
+ * error code when it refused.
+ * @param {{url: string, init: RequestInit}} request
+ * @returns {Promise<{created: ReturnType<typeof readCreated>, code: string|null}>}
+ */
+async function create({ url, init }) {
+  try {
+    const res = await fetch(url, init);
+    const body = await res.json().catch(() => null);
+    if (!res.ok) return { created: null, code: readError(body).code };
+    return { created: readCreated(body, location.origin), code: null };
+  } catch {
+    return { created: null, code: null };
+  }
+}
+
 function showInvite(created) {
   form.hidden = true;
+  $('computer-form').hidden = true;
+  document.querySelector('.opponents').hidden = true;
   $('invite').hidden = false;
   $('to-board').href = gamePath(created.id);
   showLink(created.inviteLink);
@@ -87,6 +104,67 @@ function waitForFriend(created) {
   });
 }
 
+// ---- against the computer ---------------------------------------------------
+
+const computerForm = $('computer-form');
+const playButton = $('play-computer');
+
+function showOpponent(opponent) {
+  form.hidden = opponent !== Opponent.Friend;
+  computerForm.hidden = opponent !== Opponent.Computer;
+}
+
+for (const radio of document.querySelectorAll('input[name=opponent]')) {
+  radio.addEventListener('change', () => {
+    if (!radio.checked) return;
+    saveOpponent(storage, radio.value);
+    showOpponent(radio.value);
+  });
+}
+
+{
+  const opponent = loadOpponent(storage);
+  const radio = document.querySelector(`input[name=opponent][value="${opponent}"]`);
+  if (radio) radio.checked = true;
+  showOpponent(opponent);
+  const level = computerForm.querySelector(`input[name=level][value="${loadLevel(storage)}"]`);
+  if (level) level.checked = true;
+}
+
+computerForm.addEventListener('change', (e) => {
+  if (e.target.name === 'level') saveLevel(storage, Number(e.target.value));
+});
+
+computerForm.addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const data = new FormData(computerForm);
+  const level = Number(data.get('level'));
+  saveLevel(storage, level);
+  playButton.disabled = true;
+  playButton.textContent = t('home.computer.starting');
+  $('computer-error').hidden = true;
+  const { created, code } = await create(computerGameRequest(level, String(data.get('computer-first'))));
+  if (!created || !created.computer) {
+    playButton.disabled = false;
+    playButton.textContent = t('home.computer.play');
+    // Too many searches waiting for the computer: say so, not "try again".
+    $('computer-error').textContent = t(code === 'busy' ? 'error.busy' : 'home.startFailed');
+    $('computer-error').hidden = false;
+    return;
+  }
+  updateGames(storage, (list) => recordGame(list, {
+    id: created.id, color: created.color, joined: true, lastActive: Date.now(), computer: created.computer.level,
+  }));
+  location.assign(gamePath(created.id));
+});
+
+// Back from the board, a page restored from the cache shows its button
+// as it was left.
+window.addEventListener('pageshow', () => {
+  playButton.disabled = false;
+  playButton.textContent = t('home.computer.play');
+});
+
 // ---- this browser's games ---------------------------------------------------
 
 const when = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' });
@@ -101,7 +179,9 @@ function gameItem(game) {
   swatch.setAttribute('aria-hidden', 'true');
   const what = document.createElement('span');
   what.className = 'what';
-  what.textContent = t('home.games.entry', { color: t(`color.${game.color}`) });
+  what.textContent = game.computer
+    ? t('home.games.vsComputer', { color: t(`color.${game.color}`), level: game.computer, name: t(`level.${game.computer}`) })
+    : t('home.games.entry', { color: t(`color.${game.color}`) });
   const status = document.createElement('span');
   status.className = game.joined ? 'status' : 'status waiting-friend';
   status.textContent = t(game.joined ? 'home.games.playing' : 'home.games.waiting');

@@ -8,6 +8,7 @@
 import {
   Mode, mode, tapWhileIdle, tapWhileSelected, tapWhileChoosing, drop, cancel, endTurn,
   hover, grab, moveDrag, endDrag, flip, browseBy, browseTo, askResign, keepPlaying, resign, setSound,
+  takeBack, askHint, chooseLevel,
 } from './state.js';
 import { fromSvg, screenNeighbour } from './geometry.js';
 
@@ -19,6 +20,8 @@ export const Input = Object.freeze({
   // The panel.
   Browse: 'browse', BrowseTo: 'browse-to', Flip: 'flip', Sound: 'sound',
   AskResign: 'ask-resign', KeepPlaying: 'keep-playing', Resign: 'resign', Send: 'send',
+  // Against the computer.
+  Takeback: 'takeback', Hint: 'hint', Level: 'level',
 });
 
 const none = (state) => ({ state, intent: null });
@@ -42,6 +45,9 @@ const ALWAYS = Object.freeze({
   [Input.KeepPlaying]: (s) => none(keepPlaying(s)),
   [Input.Resign]: (s) => resign(s),
   [Input.Send]: (s, e) => ({ state: s, intent: { type: e.intent } }),
+  [Input.Takeback]: (s) => takeBack(s),
+  [Input.Hint]: (s) => askHint(s),
+  [Input.Level]: (s, e) => chooseLevel(s, e.level),
 });
 
 /**

@@ -6,17 +6,17 @@
 
 import { translator, chooseLang, translatePage } from './i18n.js';
 import {
-  createState, receiveWelcome, receiveState, receiveError, setLink, gameNotFound, setSound, setInviteLink,
+  createState, receiveWelcome, receiveState, receiveError, receiveHint, setLink, gameNotFound, setSound, setInviteLink,
   boardView, dragView, bottomColor, movableStones, isMyTurn, isPlayer, sideOfTurn, drawOfferNews, Link,
 } from './state.js';
 import { createBoard, renderBoard, renderDrag, createScheduler } from './render.js';
 import { interpret, bindPointer, bindKeyboard, bindHistoryKeys, Input } from './input.js';
 import { connect, Status } from './connection.js';
 import {
-  readServerMessage, stepMessage, simpleMessage, gameFromLocation, socketUrl, stateUrl, gamePath,
-  ClientType,
+  readServerMessage, stepMessage, simpleMessage, levelMessage, gameFromLocation, socketUrl, stateUrl, gamePath,
+  ClientType, LEVELS,
 } from './protocol.js';
-import { panelElements, renderPanel } from './panel.js';
+import { panelElements, renderPanel, fillLevels } from './panel.js';
 import { createSound } from './sound.js';
 import { copyText } from './copy.js';
 import { bindInvitation } from './invitation.js';
@@ -32,6 +32,7 @@ const sound = createSound(storage);
 let state = setSound(createState(), sound.enabled());
 
 const els = panelElements(document);
+fillLevels(els.level, LEVELS, t);
 const board = createBoard(document.getElementById('board'), { label: t('game.boardLabel') });
 const live = document.getElementById('live');
 
@@ -119,6 +120,9 @@ function onFrame(text) {
     afterState(before);
     remember();
     if (state.game.nextGame) goToRematch(state.game.nextGame);
+  } else if (msg.type === 'hint') {
+    update(receiveHint(state, msg.hint));
+    if (state.hint) say(msg.hint.endTurn ? t('game.hint.endTurn') : t('game.hint.step', msg.hint));
   } else if (msg.type === 'error') {
     update(receiveError(state, msg));
     if (state.notice) say(t(state.notice.key) === state.notice.key ? msg.message : t(state.notice.key));
@@ -151,9 +155,10 @@ const showInvite = bindInvitation(document, t, navigator);
 function remember() {
   if (!isPlayer(state) || !state.game) return;
   const friend = state.role === 'white' ? 'black' : 'white';
-  const joined = state.game.players[friend].joined;
+  const { computer } = state.game;
+  const joined = Boolean(computer) || state.game.players[friend].joined;
   const list = updateGames(storage, (games) => recordGame(games, {
-    id: gameId, color: state.role, joined, lastActive: Date.now(),
+    id: gameId, color: state.role, joined, lastActive: Date.now(), computer: computer ? computer.level : null,
   }));
   const entry = findGame(list, gameId);
   const link = !joined && entry ? entry.invite : null;
@@ -173,9 +178,16 @@ function goToRematch(next) {
 
 // ---- input ----------------------------------------------------------------------
 
-// The intents the board sends: when the socket is down they are rolled
-// back with a notice. Offers and the like are simply not sent.
-const BOARD_INTENTS = ['step', 'end_turn'];
+// The intents the board sends, and those that wait for an answer: when
+// the socket is down they are rolled back with a notice. Offers and the
+// like are simply not sent.
+const ROLLED_BACK = ['step', 'end_turn', 'takeback', 'hint', 'set_level'];
+
+function frame(intent) {
+  if (intent.type === 'step') return stepMessage(intent.step);
+  if (intent.type === 'set_level') return levelMessage(intent.level);
+  return simpleMessage(intent.type);
+}
 
 /** The one way in for every user event. */
 function dispatch(event) {
@@ -188,9 +200,8 @@ function dispatch(event) {
     say(t('say.chooseLine', { a, b }));
   }
   if (!intent) return;
-  const text = intent.type === 'step' ? stepMessage(intent.step) : simpleMessage(intent.type);
-  if (!send(text)) {
-    if (BOARD_INTENTS.includes(intent.type)) update(receiveError(state, { code: 'unknown', message: '' }));
+  if (!send(frame(intent))) {
+    if (ROLLED_BACK.includes(intent.type)) update(receiveError(state, { code: 'unknown', message: '' }));
     return;
   }
   if (intent.type === 'step') sound.play(intent.step.captures.length ? 'capture' : 'move');
@@ -224,6 +235,9 @@ on(document.getElementById('decline-draw'), sendIntent(ClientType.DeclineDraw));
 on(document.getElementById('claim-victory'), sendIntent(ClientType.ClaimVictory));
 on(els.rematch, sendIntent(ClientType.Rematch));
 on(els.resign, () => ({ type: Input.AskResign }));
+on(els.takeback, () => ({ type: Input.Takeback }));
+on(els.askHint, () => ({ type: Input.Hint }));
+els.level.addEventListener('change', () => dispatch({ type: Input.Level, level: Number(els.level.value) }));
 on(document.getElementById('resign-no'), () => ({ type: Input.KeepPlaying }));
 on(document.getElementById('resign-yes'), () => ({ type: Input.Resign }));
 document.getElementById('seat-copy').addEventListener('click', async (e) => {

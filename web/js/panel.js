@@ -4,6 +4,7 @@
 
 import {
   isPlayer, isMyTurn, canAct, mustCapture, bottomColor, sideOfTurn, Link, mode, Mode, waitingForFriend,
+  againstComputer, computerThinking, canTakeBack, canAskHint, shownLevel,
 } from './state.js';
 import { countStones } from './position.js';
 import { EndReason } from './protocol.js';
@@ -38,7 +39,35 @@ export function panelElements(doc) {
     seat: $('seat'), seatLink: $('seat-link'),
     invite: $('invite'), inviteShare: $('invite-share'), inviteElsewhere: $('invite-elsewhere'),
     game: $('game'), notFound: $('not-found'),
+    computerActions: $('computer-actions'), takeback: $('takeback'), askHint: $('ask-hint'),
+    levelChoice: $('level-choice'), level: $('level'),
   };
+}
+
+/**
+ * Fills the level chooser with the six levels, by number and name.
+ * @param {HTMLSelectElement} select
+ * @param {readonly number[]} levels
+ * @param {(key: string, params?: object) => string} t
+ */
+export function fillLevels(select, levels, t) {
+  select.replaceChildren(...levels.map((level) => {
+    const option = select.ownerDocument.createElement('option');
+    option.value = String(level);
+    option.textContent = t('game.levelOption', { level, name: t(`level.${level}`) });
+    return option;
+  }));
+}
+
+/**
+ * The computer as the page names it: "Computer · Club (level 3)".
+ * @param {{level: number, name: string}} computer
+ * @param {(key: string, params?: object) => string} t
+ */
+export function computerName(computer, t) {
+  const key = `level.${computer.level}`;
+  const name = t(key) === key ? computer.name : t(key);
+  return t('game.computer', { name, level: computer.level });
 }
 
 function setText(node, text) {
@@ -55,6 +84,10 @@ function other(color) {
 
 function renderPlayer(p, color, state, t) {
   const g = state.game;
+  if (g && g.computer && g.computer.color === color) {
+    renderComputer(p, color, state, t);
+    return;
+  }
   p.swatch.className = `swatch ${color}`;
   let who = t(`color.${color}`);
   if (isPlayer(state)) who += ` · ${t(color === state.role ? 'game.you' : 'game.yourFriend')}`;
@@ -69,6 +102,17 @@ function renderPlayer(p, color, state, t) {
   p.root.classList.toggle('to-move', Boolean(g && !g.result && g.turn === color));
 }
 
+function renderComputer(p, color, state, t) {
+  const g = state.game;
+  p.swatch.className = `swatch ${color}`;
+  setText(p.who, computerName(g.computer, t));
+  const thinking = computerThinking(state);
+  setText(p.presence, thinking ? t('game.thinking') : '');
+  p.presence.className = thinking ? 'presence thinking' : 'presence none';
+  setText(p.count, state.board ? String(countStones(state.board)[color]) : '');
+  p.root.classList.toggle('to-move', Boolean(!g.result && g.turn === color));
+}
+
 function turnLine(state, t) {
   const g = state.game;
   if (state.link === Link.Reconnecting) return t('game.reconnecting');
@@ -76,6 +120,7 @@ function turnLine(state, t) {
   if (!g) return t('game.connecting');
   if (g.result || waitingForFriend(state)) return '';
   if (isMyTurn(state)) return t('game.yourTurn');
+  if (g.computer && g.turn === g.computer.color) return t(computerThinking(state) ? 'game.thinking' : 'game.computerTurn');
   if (isPlayer(state)) return t('game.theirTurn');
   return t('game.sideToMove', { color: t(`color.${g.turn}`) });
 }
@@ -86,6 +131,10 @@ function hintLine(state, t) {
     return text === state.notice.key ? state.notice.fallback || t('error.unknown') : text;
   }
   if (!canAct(state)) return state.role === 'spectator' && state.game && !state.game.result ? t('game.watching') : '';
+  if (state.hintAsked !== null) return t('game.hint.asking');
+  if (state.hint) {
+    return state.hint.endTurn ? t('game.hint.endTurn') : t('game.hint.step', { from: state.hint.from, to: state.hint.to });
+  }
   if (state.game.chain) return t('game.hint.chain');
   switch (mode(state)) {
     case Mode.Choosing: return t('game.hint.chooseLine');
@@ -102,7 +151,9 @@ function hintLine(state, t) {
 export function resultTitle(state, t) {
   const r = state.game.result;
   if (!r.winner) return t('result.draw');
-  if (isPlayer(state)) return t(r.winner === state.role ? 'result.you' : 'result.they');
+  if (isPlayer(state) && r.winner === state.role) return t('result.you');
+  if (state.game.computer && r.winner === state.game.computer.color) return t('result.computer');
+  if (isPlayer(state)) return t('result.they');
   return t('result.win', { color: t(`color.${r.winner}`) });
 }
 
@@ -176,12 +227,14 @@ export function renderPanel(els, state, t) {
     setText(els.result.querySelector('.result-rematch'), asked ? t('game.rematchOffered') : '');
   }
   const playing = Boolean(g && !g.result && isPlayer(state) && !waiting);
-  const offeredToMe = Boolean(playing && g.drawOffer && g.drawOffer !== state.role);
+  const computer = againstComputer(state);
+  // Against the computer there is nobody to offer a draw or to leave.
+  const offeredToMe = Boolean(playing && !computer && g.drawOffer && g.drawOffer !== state.role);
   show(els.offer, offeredToMe);
   // A refused offer stays said until the next move or offer.
-  show(els.drawDeclined, Boolean(playing && !g.drawOffer && state.drawDeclinedAt === g.moves.length));
+  show(els.drawDeclined, Boolean(playing && !computer && !g.drawOffer && state.drawDeclinedAt === g.moves.length));
   show(els.claim, claimable(state));
-  show(els.offerDraw, playing && !offeredToMe && !state.resignConfirm);
+  show(els.offerDraw, playing && !computer && !offeredToMe && !state.resignConfirm);
   els.offerDraw.disabled = Boolean(g && g.drawOffer === state.role);
   setText(els.offerDraw, t(g && g.drawOffer === state.role ? 'game.drawOffered' : 'game.offerDraw'));
   show(els.resign, playing && !state.resignConfirm);
@@ -190,12 +243,25 @@ export function renderPanel(els, state, t) {
   show(els.rematch, finished);
   const askedRematch = Boolean(finished && g.rematch[state.role]);
   els.rematch.disabled = askedRematch;
-  setText(els.rematch, t(askedRematch ? 'game.rematchAsked' : 'game.rematch'));
+  setText(els.rematch, t(askedRematch ? 'game.rematchAsked' : computer ? 'game.playAgain' : 'game.rematch'));
+  renderComputerActions(els, state);
   setText(els.sound, t(state.soundOn ? 'game.soundOn' : 'game.soundOff'));
   els.sound.setAttribute('aria-pressed', String(state.soundOn));
   show(els.seat, Boolean(state.seatLink));
   if (state.seatLink && els.seatLink.value !== state.seatLink) els.seatLink.value = state.seatLink;
   renderMoves(els, state, t);
+}
+
+function renderComputerActions(els, state) {
+  const mine = againstComputer(state) && isPlayer(state);
+  show(els.computerActions, mine);
+  show(els.levelChoice, mine);
+  if (!mine) return;
+  els.takeback.disabled = !canTakeBack(state);
+  els.askHint.disabled = !canAskHint(state);
+  els.endTurn.classList.toggle('hinted', Boolean(state.hint && state.hint.endTurn && canAct(state)));
+  const level = String(shownLevel(state));
+  if (els.level.value !== level) els.level.value = level;
 }
 
 /**
@@ -205,7 +271,7 @@ export function renderPanel(els, state, t) {
  */
 export function claimable(state) {
   const g = state.game;
-  if (!g || g.result || !isPlayer(state)) return false;
+  if (!g || g.result || !isPlayer(state) || g.computer) return false;
   return g.abandoned && g.turn !== state.role;
 }
 

@@ -5,7 +5,7 @@
 
 /** Message types the server sends. */
 export const ServerType = Object.freeze({
-  Welcome: 'welcome', State: 'state', Error: 'error',
+  Welcome: 'welcome', State: 'state', Error: 'error', Hint: 'hint',
 });
 
 /** Message types the client sends. */
@@ -13,11 +13,27 @@ export const ClientType = Object.freeze({
   Step: 'step', EndTurn: 'end_turn', Resign: 'resign',
   OfferDraw: 'offer_draw', AcceptDraw: 'accept_draw', DeclineDraw: 'decline_draw',
   ClaimVictory: 'claim_victory', Rematch: 'rematch',
+  // Only in games against the computer.
   Takeback: 'takeback', Hint: 'hint', SetLevel: 'set_level',
 });
 
 /** Who may move first when a game is created. */
 export const First = Object.freeze({ Me: 'me', Friend: 'friend', Random: 'random' });
+
+/** Who may move first in a game against the computer. */
+export const FirstAgainstComputer = Object.freeze({ Me: 'me', Computer: 'computer', Random: 'random' });
+
+/** The computer's levels, weakest first. */
+export const LEVELS = Object.freeze([1, 2, 3, 4, 5, 6]);
+
+/**
+ * Whether `n` is one of the computer's levels.
+ * @param {unknown} n
+ * @returns {n is number}
+ */
+export function isLevel(n) {
+  return LEVELS.includes(/** @type {number} */ (n));
+}
 
 /** Roles a browser can have in a game. */
 export const Role = Object.freeze({ White: 'white', Black: 'black', Spectator: 'spectator' });
@@ -44,12 +60,12 @@ export function stepMessage({ from, to, kind }) {
 
 /**
  * An intent without arguments: end_turn, resign, offer_draw, accept_draw,
- * decline_draw, claim_victory or rematch.
+ * decline_draw, claim_victory, rematch, takeback or hint.
  * @param {string} type one of ClientType
  * @returns {string} the JSON frame
  */
 export function simpleMessage(type) {
-  if (!Object.values(ClientType).includes(type) || type === ClientType.Step) {
+  if (!Object.values(ClientType).includes(type) || type === ClientType.Step || type === ClientType.SetLevel) {
     throw new TypeError(`not a simple message type: ${type}`);
   }
   return JSON.stringify({ type });
@@ -68,6 +84,36 @@ export function createGameRequest(first) {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ first: value }),
+    },
+  };
+}
+
+/**
+ * The intent that changes the computer's level from its next turn.
+ * @param {number} level one of LEVELS
+ * @returns {string} the JSON frame
+ */
+export function levelMessage(level) {
+  if (!isLevel(level)) throw new RangeError(`not a level: ${level}`);
+  return JSON.stringify({ type: ClientType.SetLevel, level });
+}
+
+/**
+ * The HTTP request that creates a game against the computer; no
+ * invitation follows, the game starts at once.
+ * @param {number} level one of LEVELS
+ * @param {string} first one of FirstAgainstComputer
+ * @returns {{url: string, init: RequestInit}}
+ */
+export function computerGameRequest(level, first) {
+  if (!isLevel(level)) throw new RangeError(`not a level: ${level}`);
+  const value = Object.values(FirstAgainstComputer).includes(first) ? first : FirstAgainstComputer.Random;
+  return {
+    url: '/api/games',
+    init: {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ opponent: 'computer', level, first: value }),
     },
   };
 }
@@ -126,6 +172,30 @@ function readChain(c) {
   };
 }
 
+/**
+ * The computer's seat, in a game against it.
+ * @typedef {{color: 'white'|'black', level: number, name: string, thinking: boolean}} Computer
+ */
+
+/**
+ * Reads the `computer` field of a state or of a create answer: null in
+ * games between people, and for anything malformed.
+ * @param {unknown} c
+ * @returns {Computer|null}
+ */
+function readComputer(c) {
+  if (!c || typeof c !== 'object') return null;
+  const raw = /** @type {Record<string, unknown>} */ (c);
+  const side = color(raw.color);
+  if (!side || !isLevel(raw.level)) return null;
+  return {
+    color: side,
+    level: /** @type {number} */ (raw.level),
+    name: typeof raw.name === 'string' ? raw.name : '',
+    thinking: raw.thinking === true,
+  };
+}
+
 function readResult(r) {
   if (!r || typeof r !== 'object') return null;
   return { winner: color(r.winner), reason: String(r.reason || '') };
@@ -181,6 +251,7 @@ function readPair(raw) {
  * @property {{white: boolean, black: boolean}} rematch who has asked for a rematch
  * @property {string|null} nextGame the game a rematch created
  * @property {{winner: 'white'|'black'|null, reason: string} | null} result
+ * @property {Computer|null} computer the computer's seat; null in games between people
  */
 
 /**
@@ -212,7 +283,29 @@ export function readState(raw) {
     rematch: readPair(raw.rematch),
     nextGame: typeof next === 'string' && GAME_ID.test(next) ? next : null,
     result: readResult(raw.result),
+    computer: readComputer(raw.computer),
   };
+}
+
+/**
+ * The server's hint: the first step of the best turn from the position
+ * now, or the advice to end the turn.
+ * @typedef {{from: string|null, to: string|null, kind: string|null, turn: string|null, endTurn: boolean}} Hint
+ */
+
+/**
+ * Reads a hint, from the socket or from the HTTP answer; null when it
+ * says neither a step nor to end the turn.
+ * @param {object} raw
+ * @returns {Hint|null}
+ */
+export function readHint(raw) {
+  if (!raw || typeof raw !== 'object') return null;
+  const turn = typeof raw.turn === 'string' ? raw.turn : null;
+  if (raw.end_turn === true) return { from: null, to: null, kind: null, turn, endTurn: true };
+  if (!SQUARE.test(raw.from) || !SQUARE.test(raw.to)) return null;
+  const kind = KINDS.includes(raw.kind) ? raw.kind : null;
+  return { from: raw.from, to: raw.to, kind, turn, endTurn: false };
 }
 
 /**
@@ -221,6 +314,7 @@ export function readState(raw) {
  * @returns {{type: 'welcome', game: string, role: string, seatLink: string|null}
  *   | {type: 'state', state: GameState}
  *   | {type: 'error', code: string, message: string}
+ *   | {type: 'hint', hint: Hint}
  *   | null} null for anything unreadable
  */
 export function readServerMessage(text) {
@@ -241,6 +335,10 @@ export function readServerMessage(text) {
       return { type: 'state', state: readState(raw) };
     case ServerType.Error:
       return readError(raw);
+    case ServerType.Hint: {
+      const hint = readHint(raw);
+      return hint ? { type: 'hint', hint } : null;
+    }
     default:
       return null;
   }
@@ -265,20 +363,28 @@ export function readError(raw) {
  * the page's origin in case the server sends them relative.
  * @param {object} raw
  * @param {string} origin the page's origin
- * @returns {{id: string, color: 'white'|'black', seatLink: string, inviteLink: string, spectatorLink: string} | null}
+ * A game against the computer has no invitation: `inviteLink` is null
+ * and `computer` says its seat.
+ * @param {object} raw
+ * @param {string} origin the page's origin
+ * @returns {{id: string, color: 'white'|'black', seatLink: string, inviteLink: string|null,
+ *   spectatorLink: string, computer: Computer|null} | null}
  */
 export function readCreated(raw, origin) {
   if (!raw || typeof raw !== 'object' || typeof raw.game_id !== 'string' || !GAME_ID.test(raw.game_id)) return null;
   const abs = (u) => (typeof u === 'string' && u ? new URL(u, origin).href : null);
   const seatLink = abs(raw.seat_link);
   const inviteLink = abs(raw.invite_link);
-  if (!seatLink || !inviteLink || !color(raw.color)) return null;
+  const computer = readComputer(raw.computer);
+  if (!seatLink || !color(raw.color)) return null;
+  if (computer ? computer.color === raw.color : !inviteLink) return null;
   return {
     id: raw.game_id,
     color: raw.color,
     seatLink,
-    inviteLink,
+    inviteLink: computer ? null : inviteLink,
     spectatorLink: abs(raw.spectator_link) || new URL(gamePath(raw.game_id), origin).href,
+    computer,
   };
 }
 

@@ -114,6 +114,8 @@ export function pointLabel(sq, view, t) {
   }
   if (view.threatened.has(sq)) parts.push(t('point.captured'));
   if (view.chain && view.path.includes(sq) && view.selected !== sq) parts.push(t('point.visited'));
+  if (view.hintFrom === sq) parts.push(t('point.hintFrom'));
+  if (view.hintTo === sq) parts.push(t('point.hintTo'));
   return parts.join(', ');
 }
 
@@ -150,6 +152,8 @@ export function renderBoard(dom, view, t) {
     toggle(p.g, 'choice-b', choiceStones.get(sq) === 1);
     toggle(p.g, 'visited', view.chain && view.path.includes(sq) && view.selected !== sq);
     toggle(p.g, 'ghost', !stone && captured.includes(sq));
+    toggle(p.g, 'hint-from', view.hintFrom === sq);
+    toggle(p.g, 'hint-to', view.hintTo === sq);
     const target = view.targets.get(sq);
     toggle(p.g, 'is-target', Boolean(target));
     toggle(p.g, 'capture-target', Boolean(target && target.some((n) => n > 0)));

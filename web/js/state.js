@@ -10,6 +10,7 @@
 // rolls it back.
 
 import { Color } from './geometry.js';
+import { isLevel } from './protocol.js';
 import {
   parsePosition, applyStep, replay, positionText, stoneAt, stoneOf,
 } from './position.js';
@@ -57,6 +58,9 @@ export const Link = Object.freeze({
  * @property {boolean} soundOn
  * @property {number|null} drawDeclinedAt the number of moves when the player's draw offer was declined
  * @property {string|null} inviteLink the invitation this browser keeps for the friend's seat
+ * @property {import('./protocol.js').Hint|null} hint the server's hint for the position shown
+ * @property {string|null} hintAsked the position a hint was asked for (positionKey), until it comes
+ * @property {number|null} levelAsked the computer's level the player chose, until the server confirms it
  */
 
 /**
@@ -85,6 +89,9 @@ export function createState() {
     soundOn: true,
     drawDeclinedAt: null,
     inviteLink: null,
+    hint: null,
+    hintAsked: null,
+    levelAsked: null,
   };
 }
 
@@ -104,6 +111,7 @@ export function stateFromPosition(text) {
     turnsSinceCapture: pos.quiet,
     players: { white: { joined: false, connected: false }, black: { joined: false, connected: false } },
     drawOffer: null, abandoned: false, rematch: { white: false, black: false }, nextGame: null, result: null,
+    computer: null,
   };
   return receiveState({ ...createState(), role: 'spectator', link: Link.Open }, game);
 }
@@ -122,13 +130,23 @@ export function isPlayer(state) {
   return state.role === Color.White || state.role === Color.Black;
 }
 
+/** Whether the game is against the computer. */
+export function againstComputer(state) {
+  return Boolean(state.game && state.game.computer);
+}
+
+/** Whether the computer is searching or playing out its turn. */
+export function computerThinking(state) {
+  return Boolean(state.game && state.game.computer && state.game.computer.thinking && !state.game.result);
+}
+
 /**
  * Whether this player's opponent has not taken their seat yet: the game
- * cannot start, so nothing is anyone's turn.
+ * cannot start, so nothing is anyone's turn. The computer is always there.
  */
 export function waitingForFriend(state) {
   const g = state.game;
-  if (!g || g.result || !isPlayer(state)) return false;
+  if (!g || g.result || !isPlayer(state) || g.computer) return false;
   const friend = state.role === Color.White ? Color.Black : Color.White;
   return !g.players[friend].joined;
 }
@@ -142,6 +160,40 @@ export function isMyTurn(state) {
 /** Whether the board accepts moves now: not while the connection is down. */
 export function canAct(state) {
   return isMyTurn(state) && state.browse === null && !state.pending && state.link === Link.Open;
+}
+
+/**
+ * Whether the player may take back their last turn (and the computer's
+ * reply): in a game against the computer, once they have completed a
+ * turn, while the game goes on or after it ended on the board (not
+ * after a resignation, nor once the next game exists).
+ */
+export function canTakeBack(state) {
+  const g = state.game;
+  if (!g || !g.computer || !isPlayer(state) || state.link !== Link.Open) return false;
+  if (g.nextGame || (g.result && g.result.reason === 'resignation')) return false;
+  return g.moves.some((_, i) => sideOfTurn(g, i) === state.role);
+}
+
+/**
+ * What a hint depends on: the position and the turn in progress. Not
+ * `seq`, which a hint itself moves on (hints are stored actions).
+ * @param {GameState} game
+ * @returns {string}
+ */
+export function positionKey(game) {
+  return `${game.game} ${game.position} ${game.chain ? game.chain.visited.join('') : ''}`;
+}
+
+/** Whether the player may ask for a hint now: on their turn, one at a time. */
+export function canAskHint(state) {
+  return againstComputer(state) && canAct(state) && state.hintAsked === null;
+}
+
+/** The computer's level as the page shows it: the one chosen, until the server confirms it. */
+export function shownLevel(state) {
+  if (state.levelAsked !== null) return state.levelAsked;
+  return state.game && state.game.computer ? state.game.computer.level : null;
 }
 
 /** Whether a capture is compulsory: every legal step of the turn captures. */
@@ -278,6 +330,12 @@ export function receiveState(state, game) {
     link: Link.Open,
     notFound: false,
   };
+  // A hint holds for the position it was asked for.
+  if (!state.game || positionKey(game) !== positionKey(state.game)) {
+    next.hint = null;
+    next.hintAsked = null;
+  }
+  if (game.computer && game.computer.level === state.levelAsked) next.levelAsked = null;
   // A refused offer stays said until the next move or offer.
   if (drawOfferNews(state.game, game, state.role) === 'declined') next.drawDeclinedAt = game.moves.length;
   if (state.notice && !state.notice.error) next.notice = null;
@@ -300,6 +358,7 @@ export function receiveState(state, game) {
 export function receiveError(state, err) {
   const notice = { key: `error.${err.code}`, error: true, fallback: err.message };
   if (err.code === 'game_not_found') return { ...state, notFound: true, notice };
+  state = { ...state, hintAsked: null, levelAsked: null };
   if (!state.pending) return { ...state, choosing: null, notice };
   const g = state.game;
   const chainStone = g.chain && isMyTurn(state) ? g.chain.stone : null;
@@ -349,6 +408,7 @@ export function playOptimistic(state, step) {
     selected: capture ? step.to : null,
     choosing: null,
     notice: { key: 'game.hint.sending' },
+    hint: null,
   };
 }
 
@@ -442,7 +502,7 @@ export function drop(state, from, to) {
 export function endTurn(state) {
   if (!canAct(state) || !state.game.canEndTurn) return { state, intent: null };
   return {
-    state: { ...state, selected: null, choosing: null, pending: { kind: 'end_turn' }, notice: null },
+    state: { ...state, selected: null, choosing: null, pending: { kind: 'end_turn' }, notice: null, hint: null },
     intent: { type: 'end_turn' },
   };
 }
@@ -511,6 +571,63 @@ export function keepPlaying(state) {
  */
 export function resign(state) {
   return { state: keepPlaying(state), intent: { type: 'resign' } };
+}
+
+/**
+ * Takes back the player's last turn and the computer's reply: the board
+ * waits for the server's state, which shows the position before them.
+ * @param {ViewState} state
+ * @returns {Outcome}
+ */
+export function takeBack(state) {
+  if (!canTakeBack(state)) return { state, intent: null };
+  return {
+    state: { ...state, selected: null, choosing: null, hint: null, hintAsked: null, notice: null, resignConfirm: false },
+    intent: { type: 'takeback' },
+  };
+}
+
+/**
+ * Asks the server for a hint on the position shown.
+ * @param {ViewState} state
+ * @returns {Outcome}
+ */
+export function askHint(state) {
+  if (!canAskHint(state)) return { state, intent: null };
+  return {
+    state: { ...state, hint: null, hintAsked: positionKey(state.game), notice: null },
+    intent: { type: 'hint' },
+  };
+}
+
+/**
+ * The server's hint arrived: it is shown if the position is still the
+ * one it was asked for and it is still the player's turn.
+ * @param {ViewState} state
+ * @param {import('./protocol.js').Hint} hint
+ * @returns {ViewState}
+ */
+export function receiveHint(state, hint) {
+  const g = state.game;
+  if (!g || state.hintAsked !== positionKey(g) || !isMyTurn(state)) return { ...state, hintAsked: null };
+  return { ...state, hint, hintAsked: null };
+}
+
+/**
+ * The player picks the computer's level for its next turns.
+ * @param {ViewState} state
+ * @param {number} level
+ * @returns {Outcome}
+ */
+export function chooseLevel(state, level) {
+  if (!againstComputer(state) || !isPlayer(state) || !isLevel(level) || level === shownLevel(state)) {
+    return { state, intent: null };
+  }
+  const confirmed = level === state.game.computer.level;
+  return {
+    state: { ...state, levelAsked: confirmed ? null : level },
+    intent: { type: 'set_level', level },
+  };
 }
 
 /**
@@ -590,11 +707,18 @@ export function boardView(state) {
   const g = state.game;
   const inTurn = state.turnPath.length > 0;
   const path = inTurn ? state.turnPath : g.lastTurn.path;
-  const captured = inTurn ? [] : g.lastTurn.captured;
+  // The opponent's turn in progress leaves its captures as ghosts, as a
+  // completed turn does; the player's own keeps the board clear.
+  const opponentsChain = inTurn && g.chain && !isMyTurn(state) ? g.chain.captured : [];
+  const captured = inTurn ? opponentsChain : g.lastTurn.captured;
   const view = emptyView(state.board, bottom, path, captured);
   view.chain = inTurn;
   view.movable = movableStones(state);
   view.selected = state.selected;
+  if (state.hint && !state.hint.endTurn && canAct(state)) {
+    view.hintFrom = state.hint.from;
+    view.hintTo = state.hint.to;
+  }
   if (state.selected && canAct(state)) {
     const targets = targetsFrom(state, state.selected);
     for (const [to, options] of targets) {
@@ -616,6 +740,6 @@ function emptyView(board, bottom, path, captured) {
   return {
     board, bottom, path, captured, chain: false,
     movable: [], selected: null, targets: new Map(),
-    threatened: new Set(), preview: new Set(), choice: null, choiceTo: null,
+    threatened: new Set(), preview: new Set(), choice: null, choiceTo: null, hintFrom: null, hintTo: null,
   };
 }

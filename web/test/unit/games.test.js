@@ -18,12 +18,12 @@ function memory(initial = {}) {
 
 test('a new game is recorded with its invitation, which goes once the friend joins', () => {
   let list = recordGame([], { id: 'abcDEF1234', color: 'white', joined: false, lastActive: 10, invite: INVITE });
-  assert.deepEqual(list, [{ id: 'abcDEF1234', color: 'white', joined: false, lastActive: 10, invite: INVITE }]);
+  assert.deepEqual(list, [{ id: 'abcDEF1234', color: 'white', joined: false, lastActive: 10, invite: INVITE, computer: null }]);
   list = recordGame(list, { id: 'abcDEF1234', color: 'white', joined: false, lastActive: 20 });
   assert.equal(list[0].invite, INVITE, 'an update without a link keeps it');
   assert.equal(list[0].lastActive, 20);
   list = recordGame(list, { id: 'abcDEF1234', color: 'white', joined: true, lastActive: 30 });
-  assert.deepEqual(list, [{ id: 'abcDEF1234', color: 'white', joined: true, lastActive: 30, invite: null }]);
+  assert.deepEqual(list, [{ id: 'abcDEF1234', color: 'white', joined: true, lastActive: 30, invite: null, computer: null }]);
 });
 
 test('the list is newest first, each game once, and bounded', () => {
@@ -44,7 +44,7 @@ test('the list is newest first, each game once, and bounded', () => {
 });
 
 test('garbage in storage gives an empty or cleaned list, never an exception', () => {
-  const good = { id: 'abcDEF1234', color: 'black', joined: true, lastActive: 5, invite: null };
+  const good = { id: 'abcDEF1234', color: 'black', joined: true, lastActive: 5, invite: null, computer: null };
   for (const text of [null, '', '{', 'null', '42', '"x"', '{}', '{"length": 3}', 'undefined', '[[[[', '\u0000']) {
     assert.deepEqual(parseGames(text), [], String(text));
   }
@@ -76,4 +76,17 @@ test('storage that refuses or throws changes nothing and breaks nothing', () => 
   const store = memory({ [GAMES_ITEM]: 'not json' });
   updateGames(store, (l) => recordGame(l, { id: 'abcDEF1234', color: 'white', joined: true, lastActive: 1 }));
   assert.equal(JSON.parse(store.items.get(GAMES_ITEM)).length, 1, 'garbage is replaced by a good list');
+});
+
+test('a game against the computer is recorded with its level, which follows the game', () => {
+  let list = recordGame([], { id: 'cpuGame123', color: 'black', joined: true, lastActive: 10, computer: 3 });
+  assert.deepEqual(list, [{ id: 'cpuGame123', color: 'black', joined: true, lastActive: 10, invite: null, computer: 3 }]);
+  list = recordGame(list, { id: 'cpuGame123', color: 'black', joined: true, lastActive: 20 });
+  assert.equal(list[0].computer, 3, 'an update without a level keeps it');
+  list = recordGame(list, { id: 'cpuGame123', color: 'black', joined: true, lastActive: 30, computer: 5 });
+  assert.equal(list[0].computer, 5);
+  for (const bad of [0, 7, 2.5, '3', true]) {
+    assert.equal(readEntry({ id: 'cpuGame123', color: 'black', joined: true, lastActive: 1, computer: bad }).computer, null,
+      String(bad));
+  }
 });

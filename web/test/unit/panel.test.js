@@ -16,3 +16,19 @@ test('a win can be claimed only when the server says the opponent to move has go
   assert.equal(claimable(as('white', { ...gone, abandoned: false })), false, 'no client timer: only the flag');
   assert.equal(claimable(as('white', { ...gone, result: { winner: 'white', reason: 'resignation' } })), false);
 });
+
+test('against the computer the result names it, and no win is claimed from it', async () => {
+  const { resultTitle, computerName } = await import('../../js/panel.js');
+  const { translator } = await import('../../js/i18n.js');
+  const t = translator('en');
+  const computer = { color: 'black', level: 3, name: 'Club', thinking: false };
+  const over = (winner) => as('white', { computer, result: { winner, reason: 'no_stones' } });
+  assert.equal(resultTitle(over('black'), t), 'The computer wins');
+  assert.equal(resultTitle(over('white'), t), 'You win');
+  assert.equal(resultTitle(as('spectator', { computer, result: { winner: 'black', reason: 'no_stones' } }), t),
+    'The computer wins');
+  assert.equal(computerName(computer, t), 'Computer · Club (level 3)');
+  assert.equal(computerName({ level: 6, name: 'Strongest' }, t), 'Computer · Strongest (level 6)');
+  const gone = { side_to_move: 'black', abandoned: true, legal_steps: [], computer };
+  assert.equal(claimable(as('white', gone)), false);
+});

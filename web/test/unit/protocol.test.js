@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  stepMessage, simpleMessage, createGameRequest, readServerMessage, readCreated, readError,
+  stepMessage, simpleMessage, createGameRequest, computerGameRequest, levelMessage, readHint, readServerMessage, readCreated, readError,
   gameFromLocation, socketUrl, stateUrl, gamePath, ClientType, joinRequest, readJoined, inviteFromLocation,
 } from '../../js/protocol.js';
 import { rawState } from './fixtures.js';
@@ -10,10 +10,12 @@ import { rawState } from './fixtures.js';
 test('intents are JSON frames with a type', () => {
   assert.deepEqual(JSON.parse(stepMessage({ from: 'd3', to: 'e3', kind: 'approach', captures: ['f3'] })),
     { type: 'step', from: 'd3', to: 'e3', kind: 'approach' });
-  for (const type of ['end_turn', 'resign', 'offer_draw', 'accept_draw', 'decline_draw', 'claim_victory', 'rematch']) {
+  for (const type of ['end_turn', 'resign', 'offer_draw', 'accept_draw', 'decline_draw', 'claim_victory', 'rematch',
+    'takeback', 'hint']) {
     assert.deepEqual(JSON.parse(simpleMessage(type)), { type });
   }
   assert.throws(() => simpleMessage(ClientType.Step), TypeError);
+  assert.throws(() => simpleMessage(ClientType.SetLevel), TypeError, 'set_level carries the level');
   assert.throws(() => simpleMessage('dance'), TypeError);
 });
 
@@ -23,6 +25,66 @@ test('creating a game posts who moves first', () => {
   assert.equal(init.method, 'POST');
   assert.deepEqual(JSON.parse(init.body), { first: 'friend' });
   assert.deepEqual(JSON.parse(createGameRequest('nobody').init.body), { first: 'random' });
+});
+
+test('the level intent carries the level, and only one of the six', () => {
+  assert.deepEqual(JSON.parse(levelMessage(4)), { type: 'set_level', level: 4 });
+  for (const bad of [0, 7, 2.5, '3', null]) assert.throws(() => levelMessage(bad), RangeError, String(bad));
+});
+
+test('a game against the computer is created with its level and who moves first', () => {
+  const { url, init } = computerGameRequest(3, 'computer');
+  assert.equal(url, '/api/games');
+  assert.equal(init.method, 'POST');
+  assert.deepEqual(JSON.parse(init.body), { opponent: 'computer', level: 3, first: 'computer' });
+  assert.deepEqual(JSON.parse(computerGameRequest(1, 'me').init.body), { opponent: 'computer', level: 1, first: 'me' });
+  assert.equal(JSON.parse(computerGameRequest(6, 'friend').init.body).first, 'random', 'no friend to move first');
+  assert.throws(() => computerGameRequest(9, 'me'), RangeError);
+});
+
+test('the create answer of a game against the computer has no invitation', () => {
+  const raw = {
+    game_id: 'd04EUAqNQF', seat: 's', color: 'white',
+    seat_link: 'http://127.0.0.1:8080/g/d04EUAqNQF?seat=xvhAsdXhFKfPMWymDHRWuV',
+    invite_link: null, spectator_link: 'http://127.0.0.1:8080/g/d04EUAqNQF',
+    computer: { color: 'black', level: 3, name: 'Club' },
+  };
+  assert.deepEqual(readCreated(raw, 'https://example.org'), {
+    id: 'd04EUAqNQF',
+    color: 'white',
+    seatLink: 'http://127.0.0.1:8080/g/d04EUAqNQF?seat=xvhAsdXhFKfPMWymDHRWuV',
+    inviteLink: null,
+    spectatorLink: 'http://127.0.0.1:8080/g/d04EUAqNQF',
+    computer: { color: 'black', level: 3, name: 'Club', thinking: false },
+  });
+  assert.equal(readCreated({ ...raw, computer: null }, 'https://example.org'), null, 'a friend game needs its invitation');
+  assert.equal(readCreated({ ...raw, computer: { ...raw.computer, color: 'white' } }, 'https://example.org'), null,
+    'the computer does not sit in the person\'s seat');
+});
+
+test('the computer field of a state is read, and null between people or when malformed', () => {
+  const read = (computer) => readServerMessage(JSON.stringify(rawState({ computer }))).state.computer;
+  assert.deepEqual(read({ color: 'black', level: 3, name: 'Club', thinking: true }),
+    { color: 'black', level: 3, name: 'Club', thinking: true });
+  assert.deepEqual(read({ color: 'white', level: 6, name: 'Strongest', thinking: false }),
+    { color: 'white', level: 6, name: 'Strongest', thinking: false });
+  assert.equal(read(null), null);
+  assert.equal(read(undefined), null, 'an older server does not say');
+  assert.equal(read({ color: 'green', level: 3 }), null);
+  assert.equal(read({ color: 'black', level: 0 }), null);
+  assert.equal(read({ color: 'black', level: 2, thinking: 'yes' }).thinking, false);
+});
+
+test('a hint names the first step of the best turn, or says to end the turn', () => {
+  assert.deepEqual(readServerMessage('{"type":"hint","from":"d3","to":"e3","kind":"approach","turn":"d3-e3A"}'),
+    { type: 'hint', hint: { from: 'd3', to: 'e3', kind: 'approach', turn: 'd3-e3A', endTurn: false } });
+  assert.deepEqual(readServerMessage('{"type":"hint","from":null,"to":null,"kind":null,"end_turn":true}'),
+    { type: 'hint', hint: { from: null, to: null, kind: null, turn: null, endTurn: true } });
+  assert.deepEqual(readHint({ from: 'e2', to: 'e3', kind: 'paika', end_turn: false }),
+    { from: 'e2', to: 'e3', kind: 'paika', turn: null, endTurn: false }, 'the HTTP answer is the same object');
+  assert.equal(readHint({ from: 'z9', to: 'e3', kind: 'approach' }), null);
+  assert.equal(readServerMessage('{"type":"hint"}'), null);
+  assert.equal(readHint(null), null);
 });
 
 // The examples of docs/API.md, the authoritative description of the
@@ -60,6 +122,7 @@ test('the state example of the API is read into the client shape', () => {
     rematch: { white: false, black: false },
     nextGame: null,
     result: null,
+    computer: null,
   });
 });
 
@@ -133,6 +196,7 @@ test('the create answer of the API gives the links', () => {
     seatLink: 'http://127.0.0.1:8080/g/d04EUAqNQF?seat=xvhAsdXhFKfPMWymDHRWuV',
     inviteLink: 'http://127.0.0.1:8080/g/d04EUAqNQF?invite=U1F5jtvo2nbP9FZiyArH8x',
     spectatorLink: 'http://127.0.0.1:8080/g/d04EUAqNQF',
+    computer: null,
   });
   const relative = readCreated({ ...raw, seat_link: '/g/d04EUAqNQF?seat=s', spectator_link: null }, 'https://example.org');
   assert.equal(relative.seatLink, 'https://example.org/g/d04EUAqNQF?seat=s');
