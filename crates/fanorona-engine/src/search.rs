@@ -269,7 +269,9 @@ impl Engine {
         } else {
             self.tables.take()
         };
+        self.max_quiescence = spec.quiescence;
         let result = self.play_spec(pos, spec, seed, stop);
+        self.max_quiescence = FULL_QUIESCENCE;
         if tables.is_some() {
             self.tables = tables;
         }

@@ -254,3 +254,25 @@ fn with_the_tables_a_won_endgame_is_won() {
         assert_eq!(winner, Some(Color::White), "{start} ended {p}");
     }
 }
+
+#[test]
+fn each_level_follows_captures_as_far_as_its_spec_says() {
+    // After d3-e3A every black turn captures, and White can answer.
+    let p = Position::start()
+        .play(&"d3-e3A".parse().expect("notation"))
+        .expect("legal");
+    let mut e = engine();
+    let seldepth = |e: &mut Engine, n: u8| {
+        let level = Level::new(n).expect("level");
+        e.play_level(&p, level, 1, &AtomicBool::new(false))
+            .info
+            .seldepth
+    };
+    assert_eq!(
+        seldepth(&mut e, 1),
+        1,
+        "Beginner looks at its own turn only"
+    );
+    assert_eq!(seldepth(&mut e, 2), 2, "Casual sees the recapture");
+    assert!(seldepth(&mut e, 3) > 2, "Club follows the exchange");
+}
