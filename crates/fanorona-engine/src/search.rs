@@ -32,6 +32,9 @@ use crate::{
 /// The deepest a search goes, quiescence included, in turns.
 pub const MAX_DEPTH: u32 = 64;
 const MAX_PLY: usize = 96;
+/// How far above the static value plus the stones a capture takes its
+/// position may still turn out, in quiescence (see `quiescence`).
+const DELTA_MARGIN: i32 = 200;
 /// Nodes between two looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
 /// The first aspiration window, either side of the last score.
@@ -666,6 +669,12 @@ impl Engine {
         }
         for n in 0..list.len() {
             pick_best(&mut list, n);
+            // Delta pruning: a capture that could not lift the static
+            // value to alpha even with a margin is not searched; the list
+            // is in order of stones taken, so neither is any after it.
+            if stand + 100 * i32::from(list[n].captured) + DELTA_MARGIN <= alpha {
+                break;
+            }
             let child = list[n].pos;
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth + 1, stop);
             if self.stopped {
