@@ -217,8 +217,7 @@ impl Engine {
         let mut best_score = 0;
         let mut scores = vec![-INFINITY; root.len()];
         for depth in 1..=max_depth {
-            let (score, found) =
-                self.aspiration(pos, &mut root, &mut scores, depth, best_score, stop);
+            let (score, found) = self.aspiration(&mut root, &mut scores, depth, best_score, stop);
             if let Some(found) = found {
                 best = found;
             }
@@ -342,7 +341,6 @@ impl Engine {
     /// found at this depth, if any completed.
     fn aspiration(
         &mut self,
-        pos: &Position,
         root: &mut [Child],
         scores: &mut [i32],
         depth: u32,
@@ -357,7 +355,7 @@ impl Engine {
         };
         let mut found = None;
         loop {
-            let (score, best) = self.root(pos, root, scores, depth, alpha, beta, stop);
+            let (score, best) = self.root(root, scores, depth, alpha, beta, stop);
             if best.is_some() {
                 found = best;
             }
@@ -384,7 +382,6 @@ impl Engine {
     #[allow(clippy::too_many_arguments)]
     fn root(
         &mut self,
-        pos: &Position,
         root: &mut [Child],
         scores: &mut [i32],
         depth: u32,
@@ -392,7 +389,6 @@ impl Engine {
         beta: i32,
         stop: &AtomicBool,
     ) -> (i32, Option<Position>) {
-        let _ = pos;
         // Order: last depth's scores, best first (stable, so ties keep
         // generation order and the search stays deterministic).
         let mut order: Vec<usize> = (0..root.len()).collect();
@@ -431,7 +427,6 @@ impl Engine {
                 scores[i] = scores[i].min(alpha - 1);
             }
         }
-        let _ = root;
         (best_score, best)
     }
 
@@ -491,12 +486,8 @@ impl Engine {
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        if let Some(outcome) = pos.outcome() {
-            return match outcome.winner {
-                None => 0,
-                Some(w) if w == pos.turn() => MATE - ply as i32,
-                Some(_) => -(MATE - ply as i32),
-            };
+        if let Some(score) = end_score(pos, ply) {
+            return score;
         }
         if ply >= MAX_PLY {
             return evaluate(pos, &self.weights);
@@ -640,12 +631,8 @@ impl Engine {
             }
             self.nodes += 1;
             self.seldepth = self.seldepth.max(ply);
-            if let Some(outcome) = pos.outcome() {
-                return match outcome.winner {
-                    None => 0,
-                    Some(w) if w == pos.turn() => MATE - ply as i32,
-                    Some(_) => -(MATE - ply as i32),
-                };
+            if let Some(score) = end_score(pos, ply) {
+                return score;
             }
         }
         if qdepth > 0 {
@@ -695,6 +682,17 @@ impl Engine {
         self.stack[ply] = list;
         best
     }
+}
+
+/// The score of a finished game for the side to move, `ply` turns from
+/// the root: a quicker win scores higher, a slower loss less low.
+fn end_score(pos: &Position, ply: usize) -> Option<i32> {
+    let outcome = pos.outcome()?;
+    Some(match outcome.winner {
+        None => 0,
+        Some(w) if w == pos.turn() => MATE - ply as i32,
+        Some(_) => -(MATE - ply as i32),
+    })
 }
 
 /// Moves the child with the highest ordering score among `list[n..]` to
