@@ -39,6 +39,24 @@ fn main() -> Result<()> {
     }
 }
 
+/// `f(0)`, ..., `f(n - 1)` computed on every core, in that order.
+fn on_every_core<R: Send>(n: usize, f: impl Fn(usize) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    let f = &f;
+    let mut parts: Vec<Vec<(usize, R)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|w| s.spawn(move || (w..n).step_by(threads).map(|i| (i, f(i))).collect()))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let mut all: Vec<(usize, R)> = parts.iter_mut().flat_map(std::mem::take).collect();
+    all.sort_by_key(|(i, _)| *i);
+    all.into_iter().map(|(_, r)| r).collect()
+}
+
 fn parse_weights(text: &str) -> Result<Weights> {
     let v: Vec<i32> = text
         .split(',')
@@ -88,23 +106,7 @@ fn self_play(index: u32) -> (Vec<Position>, f64) {
 }
 
 fn positions(games: u32, out: &str) -> Result<()> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
-    let results: Vec<(Vec<Position>, f64)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|w| {
-                s.spawn(move || {
-                    (w..games)
-                        .step_by(threads as usize)
-                        .map(self_play)
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
+    let results: Vec<(Vec<Position>, f64)> = on_every_core(games as usize, |i| self_play(i as u32));
     let mut file = BufWriter::new(fs::File::create(out)?);
     let mut count = 0;
     for (seen, result) in &results {
@@ -241,7 +243,6 @@ fn fit(path: &str) -> Result<()> {
 /// Plays `games` games at a fixed depth between the default weights and
 /// `candidate`, colours swapped in pairs, and prints the candidate's tally.
 fn compare(games: u32, depth: u32, candidate: &Weights) -> Result<()> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
     let one = |i: u32| -> GameResult {
         let weights = [*candidate, Weights::DEFAULT];
         let mut engines = weights.map(|weights| {
@@ -276,22 +277,7 @@ fn compare(games: u32, depth: u32, candidate: &Weights) -> Result<()> {
             Some(_) => GameResult::Loss,
         }
     };
-    let results: Vec<GameResult> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|w| {
-                s.spawn(move || {
-                    (w..games)
-                        .step_by(threads as usize)
-                        .map(one)
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
+    let results: Vec<GameResult> = on_every_core(games as usize, |i| one(i as u32));
     let mut tally = Tally::default();
     for r in results {
         tally.add(r);
@@ -364,7 +350,6 @@ fn endgames(path: &str, count: usize, nodes: u64) -> Result<()> {
     let positions = endgame_positions(path, count, 2)?;
     let close = endgame_positions(path, count, 0)?;
     let tables = Arc::new(Tables::build(4));
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let ahead = |p: &Position| {
         let b = p.board();
         if b.count(Color::White) > b.count(Color::Black) {
@@ -397,25 +382,8 @@ fn endgames(path: &str, count: usize, nodes: u64) -> Result<()> {
             score(w_behind, !a),
         )
     };
-    let results: Vec<(bool, bool, f64, f64)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|w| {
-                let (positions, run) = (&positions, &run);
-                s.spawn(move || {
-                    positions
-                        .iter()
-                        .skip(w)
-                        .step_by(threads)
-                        .map(run)
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
+    let results: Vec<(bool, bool, f64, f64)> =
+        on_every_core(positions.len(), |i| run(&positions[i]));
     let n = results.len();
     let converted = results.iter().filter(|r| r.0).count();
     let converted_with = results.iter().filter(|r| r.1).count();
@@ -453,25 +421,7 @@ fn endgames(path: &str, count: usize, nodes: u64) -> Result<()> {
             play_out(*p, nodes, [false, true], &tables),
         ]
     };
-    let results: Vec<[Option<Color>; 2]> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|w| {
-                let (close, close_run) = (&close, &close_run);
-                s.spawn(move || {
-                    close
-                        .iter()
-                        .skip(w)
-                        .step_by(threads)
-                        .map(close_run)
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
+    let results: Vec<[Option<Color>; 2]> = on_every_core(close.len(), |i| close_run(&close[i]));
     let mut tally = Tally::default();
     for [a, b] in &results {
         for (winner, tables_side) in [(a, Color::White), (b, Color::Black)] {
