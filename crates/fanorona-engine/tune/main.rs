@@ -5,7 +5,8 @@
 //! cargo run --release -p fanorona-engine --example tune -- positions GAMES OUT
 //! cargo run --release -p fanorona-engine --example tune -- fit DATA
 //! cargo run --release -p fanorona-engine --example tune -- compare GAMES DEPTH W1,W2,...
-//! cargo run --release -p fanorona-engine --example tune -- endgames DATA COUNT NODES
+//! cargo run --release -p fanorona-engine --example tune -- endgames DATA COUNT NODES [CLOSE]
+//! cargo run --release -p fanorona-engine --example tune -- tablewins COUNT NODES MIN_TURNS
 //! ```
 
 use std::{
@@ -15,10 +16,10 @@ use std::{
     sync::{atomic::AtomicBool, Arc},
 };
 
-use fanorona::{Color, Position, Setup};
+use fanorona::{Board, Color, Position, Setup, Square};
 use fanorona_engine::{
-    features, opening, Config, Engine, GameResult, Level, Limits, Tables, Tally, Weights, FEATURES,
-    FEATURE_COUNT,
+    features, opening, Config, Engine, GameResult, Level, Limits, Probe, TableResult, Tables,
+    Tally, Weights, FEATURES, FEATURE_COUNT,
 };
 
 type Result<T> = std::result::Result<T, Box<dyn Error>>;
@@ -34,7 +35,12 @@ fn main() -> Result<()> {
         "positions" => positions(arg(1)?.parse()?, arg(2)?),
         "fit" => fit(arg(1)?),
         "compare" => compare(arg(1)?.parse()?, arg(2)?.parse()?, &parse_weights(arg(3)?)?),
-        "endgames" => endgames(arg(1)?, arg(2)?.parse()?, arg(3)?.parse()?),
+        "endgames" => {
+            let count = arg(2)?.parse()?;
+            let close = args.get(4).map_or(Ok(count), |c| c.parse())?;
+            endgames(arg(1)?, count, arg(3)?.parse()?, close)
+        }
+        "tablewins" => table_wins(arg(1)?.parse()?, arg(2)?.parse()?, arg(3)?.parse()?),
         other => Err(format!("unknown command {other:?}").into()),
     }
 }
@@ -314,10 +320,16 @@ fn endgame_positions(path: &str, count: usize, lead: usize) -> Result<Vec<Positi
     Ok(all.into_iter().step_by(step).take(count).collect())
 }
 
+/// How a play-out ended: the winner, if any, and the turns it took.
+#[derive(Clone, Copy)]
+struct PlayOut {
+    winner: Option<Color>,
+    turns: u32,
+}
+
 /// Plays `pos` out between two engines searching `nodes` nodes a turn,
-/// `with[c]` saying whether colour c's engine has the tables. Returns the
-/// winner.
-fn play_out(pos: Position, nodes: u64, with: [bool; 2], tables: &Arc<Tables>) -> Option<Color> {
+/// `with[c]` saying whether colour c's engine has the tables.
+fn play_out(pos: Position, nodes: u64, with: [bool; 2], tables: &Arc<Tables>) -> PlayOut {
     let mut engines = with.map(|t| {
         let mut e = Engine::new(Config {
             table_bytes: 8 << 20,
@@ -330,6 +342,7 @@ fn play_out(pos: Position, nodes: u64, with: [bool; 2], tables: &Arc<Tables>) ->
     });
     let stop = AtomicBool::new(false);
     let mut pos = pos;
+    let mut turns = 0;
     while pos.outcome().is_none() {
         let who = usize::from(pos.turn() == Color::Black);
         match engines[who]
@@ -339,16 +352,23 @@ fn play_out(pos: Position, nodes: u64, with: [bool; 2], tables: &Arc<Tables>) ->
             Some(after) => pos = after,
             None => break,
         }
+        turns += 1;
     }
-    pos.outcome().and_then(|o| o.winner)
+    PlayOut {
+        winner: pos.outcome().and_then(|o| o.winner),
+        turns,
+    }
 }
 
-/// The two endgame experiments: the side ahead, both with tables, wins how
-/// often within the fifty-turn rule; and the engine with tables against
-/// itself without, from each position once with each side.
-fn endgames(path: &str, count: usize, nodes: u64) -> Result<()> {
+/// The endgame experiments, from positions with at most 8 stones where one
+/// side is 2 or more stones ahead: how often the side ahead wins within the
+/// fifty-turn rule with both engines holding the tables, and with neither;
+/// and the engine with tables against itself without, from each position
+/// once with each side. Then `close` positions at most one stone apart,
+/// tables against none, each colour once.
+fn endgames(path: &str, count: usize, nodes: u64, close: usize) -> Result<()> {
     let positions = endgame_positions(path, count, 2)?;
-    let close = endgame_positions(path, count, 0)?;
+    let close = endgame_positions(path, close, 0)?;
     let tables = Arc::new(Tables::build(4));
     let ahead = |p: &Position| {
         let b = p.board();
@@ -358,83 +378,135 @@ fn endgames(path: &str, count: usize, nodes: u64) -> Result<()> {
             Color::Black
         }
     };
-    // Per position: (ahead won with both tables, tables side ahead won,
-    // tables side behind result for the tables side: 1 win, 0.5 draw, 0 loss).
-    let run = |p: &Position| -> (bool, bool, f64, f64) {
-        let a = ahead(p);
-        let ai = usize::from(a == Color::Black);
-        let both = play_out(*p, nodes, [true, true], &tables) == Some(a);
-        let mut with = [false, false];
-        with[ai] = true;
-        let w_ahead = play_out(*p, nodes, with, &tables);
-        let mut with = [true, true];
-        with[ai] = false;
-        let w_behind = play_out(*p, nodes, with, &tables);
-        let score = |w: Option<Color>, side: Color| match w {
-            None => 0.5,
-            Some(c) if c == side => 1.0,
-            Some(_) => 0.0,
-        };
-        (
-            both,
-            w_ahead == Some(a),
-            score(w_ahead, a),
-            score(w_behind, !a),
-        )
+    // Per position, the play-outs: both with tables, neither, only the
+    // side ahead, only the side behind.
+    let run = |p: &Position| -> [PlayOut; 4] {
+        let a = usize::from(ahead(p) == Color::Black);
+        let mut only_ahead = [false, false];
+        only_ahead[a] = true;
+        let mut only_behind = [true, true];
+        only_behind[a] = false;
+        [[true, true], [false, false], only_ahead, only_behind]
+            .map(|with| play_out(*p, nodes, with, &tables))
     };
-    let results: Vec<(bool, bool, f64, f64)> =
-        on_every_core(positions.len(), |i| run(&positions[i]));
+    let results: Vec<[PlayOut; 4]> = on_every_core(positions.len(), |i| run(&positions[i]));
     let n = results.len();
-    let converted = results.iter().filter(|r| r.0).count();
-    let converted_with = results.iter().filter(|r| r.1).count();
-    let score: f64 = results.iter().map(|r| r.2 + r.3).sum();
+    println!("{n} positions with at most 8 stones, one side 2 or more ahead, {nodes} nodes a turn");
+    let converted = |which: usize, label: &str| {
+        let won: Vec<u32> = positions
+            .iter()
+            .zip(&results)
+            .filter(|(p, r)| r[which].winner == Some(ahead(p)))
+            .map(|(_, r)| r[which].turns)
+            .collect();
+        let mean = f64::from(won.iter().sum::<u32>()) / won.len().max(1) as f64;
+        println!(
+            "{label}: {}/{n} won by the side ahead ({:.1}%), in {mean:.1} turns on average",
+            won.len(),
+            100.0 * won.len() as f64 / n.max(1) as f64
+        );
+    };
+    converted(0, "conversion, both sides with tables");
+    converted(1, "conversion, neither side with tables");
+    converted(2, "conversion, only the side ahead with tables");
     let mut tally = Tally::default();
-    for r in &results {
-        for s in [r.2, r.3] {
-            tally.add(if s == 1.0 {
-                GameResult::Win
-            } else if s == 0.5 {
-                GameResult::Draw
-            } else {
-                GameResult::Loss
-            });
+    for (p, r) in positions.iter().zip(&results) {
+        let a = ahead(p);
+        for (outcome, tables_side) in [(r[2], a), (r[3], !a)] {
+            tally.add(result_for(outcome.winner, tables_side));
         }
     }
-    println!("{n} positions with at most 8 stones, one side 2 or more ahead, {nodes} nodes a turn");
-    println!(
-        "conversion, both sides with tables: {converted}/{n} won by the side ahead ({:.1}%)",
-        100.0 * converted as f64 / n.max(1) as f64
-    );
-    println!(
-        "tables against no tables, each position once with each side: {tally} (points {score}/{})",
-        2 * n
-    );
-    println!(
-        "side ahead with tables against no tables: {converted_with}/{n} converted ({:.1}%)",
-        100.0 * converted_with as f64 / n.max(1) as f64
-    );
-    // Close endgames (at most one stone apart): tables against none, each
-    // position once with each colour.
-    let close_run = |p: &Position| -> [Option<Color>; 2] {
-        [
-            play_out(*p, nodes, [true, false], &tables),
-            play_out(*p, nodes, [false, true], &tables),
-        ]
+    println!("tables against no tables, each position once with each side: {tally}");
+    let close_run = |p: &Position| -> [PlayOut; 2] {
+        [[true, false], [false, true]].map(|with| play_out(*p, nodes, with, &tables))
     };
-    let results: Vec<[Option<Color>; 2]> = on_every_core(close.len(), |i| close_run(&close[i]));
+    let results: Vec<[PlayOut; 2]> = on_every_core(close.len(), |i| close_run(&close[i]));
     let mut tally = Tally::default();
     for [a, b] in &results {
-        for (winner, tables_side) in [(a, Color::White), (b, Color::Black)] {
-            tally.add(match winner {
-                None => GameResult::Draw,
-                Some(c) if *c == tables_side => GameResult::Win,
-                Some(_) => GameResult::Loss,
-            });
-        }
+        tally.add(result_for(a.winner, Color::White));
+        tally.add(result_for(b.winner, Color::Black));
     }
     println!(
         "{} close endgames (5 to 8 stones, at most one apart), tables against none, both colours: {tally}",
         results.len()
     );
+    Ok(())
+}
+
+/// The result of a game won by `winner` (or drawn) for `side`.
+fn result_for(winner: Option<Color>, side: Color) -> GameResult {
+    match winner {
+        None => GameResult::Draw,
+        Some(c) if c == side => GameResult::Win,
+        Some(_) => GameResult::Loss,
+    }
+}
+
+/// `count` random positions of 4 stones that the tables win for the side
+/// to move at counter 0 in `min_turns` turns or more (to the next capture
+/// or the end), played out by the side to move without tables against a
+/// defender with them, then by the side to move with them.
+fn table_wins(count: usize, nodes: u64, min_turns: u32) -> Result<()> {
+    let tables = Arc::new(Tables::build(4));
+    let mut rng = fastrand::Rng::with_seed(12);
+    let mut positions = Vec::new();
+    while positions.len() < count {
+        let mut board = Board::empty();
+        while board.occupied().count() < 4 {
+            let sq = Square::new(rng.u32(0..45)).ok_or("a square")?;
+            let color = if rng.bool() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            board.set(sq, Some(color));
+        }
+        let turn = if rng.bool() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let setup = Setup {
+            board,
+            turn,
+            turns_since_capture: 0,
+        };
+        let Ok(pos) = Position::from_setup(setup) else {
+            continue;
+        };
+        if let Some(Probe {
+            result: TableResult::Win,
+            turns,
+        }) = tables.probe(&pos)
+        {
+            if turns >= min_turns && !pos.has_capture() {
+                positions.push(pos);
+            }
+        }
+    }
+    let results: Vec<[PlayOut; 2]> = on_every_core(positions.len(), |i| {
+        let p = positions[i];
+        let a = usize::from(p.turn() == Color::Black);
+        let mut without = [true, true];
+        without[a] = false;
+        [without, [true, true]].map(|with| play_out(p, nodes, with, &tables))
+    });
+    println!(
+        "{count} random 4-stone positions won for the side to move in {min_turns} turns or more, {nodes} nodes a turn"
+    );
+    for (which, label) in [(0, "without tables"), (1, "with tables")] {
+        let won: Vec<u32> = positions
+            .iter()
+            .zip(&results)
+            .filter(|(p, r)| r[which].winner == Some(p.turn()))
+            .map(|(_, r)| r[which].turns)
+            .collect();
+        let mean = f64::from(won.iter().sum::<u32>()) / won.len().max(1) as f64;
+        println!(
+            "the side to move {label}, against a defender with them: won {}/{count} ({:.1}%), in {mean:.1} turns on average",
+            won.len(),
+            100.0 * won.len() as f64 / count.max(1) as f64
+        );
+    }
     Ok(())
 }
