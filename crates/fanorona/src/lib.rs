@@ -9,6 +9,8 @@ mod movegen;
 mod outcome;
 mod perft;
 mod position;
+mod record;
+mod score;
 mod setup;
 mod square;
 mod step;
@@ -24,6 +26,11 @@ pub use direction::Direction;
 pub use outcome::{EndReason, Outcome};
 pub use perft::{perft, perft_steps};
 pub use position::{Chain, PlayError, Position, PositionError, StepError, FIFTY_TURNS, MAX_STONES};
+pub use record::{
+    ParseRecordError, ParseRecordErrorKind, Record, ReplayError, ReplayErrorKind, TagError,
+    POSITION_TAG, RESULT_TAG,
+};
+pub use score::{ParseScoreError, Score};
 pub use setup::{ParseSetupError, Setup};
 pub use square::{ParseSquareError, Square, FILES, RANKS};
 pub use step::{Step, StepKind, StepList, MAX_STEPS};

@@ -8,8 +8,8 @@ use std::collections::HashSet;
 
 use common::{random_actions, random_sparse, Rng};
 use fanorona::{
-    perft, perft_steps, Bitboard, Direction, PlayError, Position, Setup, Square, Step, StepKind,
-    Turn,
+    perft, perft_steps, Bitboard, Direction, PlayError, Position, Record, Score, Setup, Square,
+    Step, StepKind, Turn,
 };
 use proptest::prelude::*;
 
@@ -26,6 +26,27 @@ fn position() -> impl Strategy<Value = Position> {
         random_actions(start, &mut rng, plies)
     });
     prop_oneof![from_start, from_sparse]
+}
+
+/// A game of random complete turns from a position of [`position`] (its
+/// chain ended, as a record starts between turns): its start, its turns
+/// and where they lead.
+fn game() -> impl Strategy<Value = (Position, Vec<Turn>, Position)> {
+    (position(), any::<u64>(), 0usize..120).prop_map(|(start, seed, length)| {
+        let start = start.end_turn().unwrap_or(start);
+        let mut rng = Rng::new(seed);
+        let (mut pos, mut turns) = (start, Vec::new());
+        for _ in 0..length {
+            let legal = pos.legal_turns();
+            if legal.is_empty() {
+                break;
+            }
+            let turn = legal[rng.below(legal.len())].clone();
+            pos = pos.play(&turn).expect("a listed turn is legal");
+            turns.push(turn);
+        }
+        (start, turns, pos)
+    })
 }
 
 fn config() -> ProptestConfig {
@@ -185,5 +206,27 @@ proptest! {
             prop_assert_eq!(back.board(), pos.board());
             prop_assert_eq!(back.turn(), pos.turn());
         }
+    }
+
+    #[test]
+    fn a_written_record_reads_back_and_replays_to_the_same_position(
+        (start, turns, end) in game(),
+        note in "[^\\p{Cc}]{0,40}",
+    ) {
+        let mut record = Record::new();
+        record.set_tag("Note", &note).expect("no control character");
+        record.set_start(&start);
+        for turn in &turns {
+            record.push(turn.clone());
+        }
+        record.set_score(end.outcome().map_or(Score::Unfinished, Score::of_outcome));
+        let text = record.to_string();
+        let back: Record = text.parse().expect("a written record reads back");
+        prop_assert_eq!(&back, &record);
+        prop_assert_eq!(back.turns(), &turns[..]);
+        prop_assert_eq!(back.tag("Note"), Some(note.as_str()));
+        prop_assert_eq!(back.to_string(), text.clone());
+        prop_assert_eq!(back.start(), Ok(start));
+        prop_assert_eq!(back.replay(), Ok(end), "{}", text);
     }
 }
