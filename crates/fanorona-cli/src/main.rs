@@ -4,7 +4,7 @@
 //!
 //! Exit codes: 0 on success, 1 when a turn given to `play` is illegal or a
 //! match game reports one, 2 for usage errors and text that does not parse
-//! (position, turn, depth, limit, level or player).
+//! (position, turn, record, depth, limit, level or player).
 
 use std::{
     io::{self, Write},
@@ -19,6 +19,7 @@ use fanorona_engine::{Config, Engine, Limits, MatchConfig, Player, Tables};
 mod arena;
 mod draw;
 mod protocol;
+mod record;
 mod report;
 
 use report::{parse_level, parse_limit, Think};
@@ -59,12 +60,21 @@ enum Command {
         position: String,
     },
     /// Play turns in notation and print the position they lead to.
+    ///
+    /// With --record, replay a game record instead (as the site's
+    /// "Download record" gives it: tags, then one numbered turn a line).
+    /// A record that ended off the board (a resignation, an agreed draw)
+    /// prints its result and reason on a second line.
     Play {
         /// The position: position text, `-` or `start`.
-        position: String,
+        #[arg(required_unless_present = "record")]
+        position: Option<String>,
         /// The turns to play in order, like `d3-e3A` or `e2-e3`.
-        #[arg(required = true)]
+        #[arg(required_unless_present = "record")]
         turns: Vec<String>,
+        /// Replay the record in FILE (`-` for standard input).
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "turns"])]
+        record: Option<String>,
     },
     /// Search a position and print the engine's best turn.
     ///
@@ -267,7 +277,15 @@ fn run(command: Command) -> Result<(), Failure> {
             out.write_all(draw::position(&pos).as_bytes())?;
             Ok(())
         }
-        Command::Play { position, turns } => play(&mut out, parse_position(&position)?, &turns),
+        Command::Play {
+            position,
+            turns,
+            record,
+        } => match (record, position) {
+            (Some(source), _) => record::play(&mut out, &source),
+            (None, Some(position)) => play(&mut out, parse_position(&position)?, &turns),
+            (None, None) => Err(Failure::Usage("a position or --record is needed".into())),
+        },
         Command::Analyse {
             position,
             time,

@@ -1,7 +1,10 @@
 //! Runs the built `fanorona` binary and checks what it prints and how it
 //! exits.
 
-use std::process::Command;
+use std::{
+    io::Write,
+    process::{Command, Stdio},
+};
 
 const START: &str = "BBBBBBBBB/BBBBBBBBB/BWBW.BWBW/WWWWWWWWW/WWWWWWWWW w 0";
 /// Black to move with no stones left: White has won.
@@ -23,10 +26,23 @@ struct Run {
 }
 
 fn fanorona(args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_fanorona"))
+    fanorona_with_input(args, b"")
+}
+
+/// Runs the binary with `input` on its standard input.
+fn fanorona_with_input(args: &[&str], input: &[u8]) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fanorona"))
         .args(args)
-        .output()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .expect("the fanorona binary runs");
+    let mut stdin = child.stdin.take().expect("a pipe");
+    // A binary that does not read its input closes the pipe early.
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    let output = child.wait_with_output().expect("the fanorona binary ends");
     let run = Run {
         stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
         stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
@@ -305,4 +321,156 @@ fn help_goes_to_stdout() {
     let out = ok(&["--help"]);
     assert!(out.contains("moves"), "{out}");
     assert!(out.contains("perft"), "{out}");
+}
+
+/// A record file in the temporary directory, removed when dropped.
+struct RecordFile(std::path::PathBuf);
+
+impl RecordFile {
+    fn new(name: &str, bytes: &[u8]) -> RecordFile {
+        let path =
+            std::env::temp_dir().join(format!("fanorona-cli-{}-{name}.txt", std::process::id()));
+        std::fs::write(&path, bytes).expect("the temporary directory is writable");
+        RecordFile(path)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().expect("a UTF-8 path")
+    }
+}
+
+impl Drop for RecordFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// A record as the site writes it, of a game Black won by resignation.
+const RESIGNED: &str = "\
+[Site \"https://fanorona.example/g/d04EUAqNQF\"]
+[Created \"2025-06-01T14:03:09Z\"]
+[Ended \"2025-06-01T14:31:40Z\"]
+[White \"the player who started the game\"]
+[Black \"Computer · Strongest (level 6)\"]
+[Result \"0-1\"]
+[Reason \"Black wins. By resignation.\"]
+
+1. d3-e3A
+2. f4-f3A
+3. e3-f4A
+";
+
+#[test]
+fn play_replays_a_record_and_tells_how_it_ended() {
+    let file = RecordFile::new("resigned", RESIGNED.as_bytes());
+    let expected = "BBBBBB.BB/BBBBBWBBB/BWB..BWBW/WWWWW.WWW/WWWWW.WWW b 0\n\
+                    0-1: Black wins. By resignation.\n";
+    assert_eq!(ok(&["play", "--record", file.path()]), expected);
+    // The same turns as arguments lead to the same position.
+    assert_eq!(
+        ok(&["play", "start", "d3-e3A", "f4-f3A", "e3-f4A"]),
+        "BBBBBB.BB/BBBBBWBBB/BWB..BWBW/WWWWW.WWW/WWWWW.WWW b 0\n"
+    );
+    // Without a reason, the result alone; a running game, nothing more.
+    let file = RecordFile::new("no-reason", RESIGNED.replace("[Reason", "[Note").as_bytes());
+    assert!(ok(&["play", "--record", file.path()]).ends_with(" b 0\n0-1: black wins\n"));
+    let file = RecordFile::new("running", RESIGNED.replace("0-1", "*").as_bytes());
+    assert!(ok(&["play", "--record", file.path()]).ends_with(" b 0\n"));
+}
+
+#[test]
+fn play_reads_a_record_on_standard_input_and_checks_its_result() {
+    let record = "[Position \"........./....B..../........./....W..../......... w\"]\n\
+                  [Result \"1-0\"]\n\n1. e2-e3A\n";
+    let run = fanorona_with_input(&["play", "--record", "-"], record.as_bytes());
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "........./........./....W..../........./......... b 0\n\
+         white wins: black has no stones left\n"
+    );
+    let run = fanorona_with_input(
+        &["play", "--record", "-"],
+        record.replace("1-0", "1/2-1/2").as_bytes(),
+    );
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "fanorona: standard input: line 2: the Result tag says 1/2-1/2, but the game ended \
+         on the board: white wins: black has no stones left\n"
+    );
+}
+
+#[test]
+fn a_bad_record_is_refused_naming_its_line() {
+    let cases: [(&str, &[u8], i32, &str); 7] = [
+        (
+            "bad-tag",
+            b"[Site https://fanorona.example]\n1. d3-e3A\n",
+            2,
+            "line 1: expected a tag like [Name \"value\"]",
+        ),
+        (
+            "bad-result",
+            b"[Result \"white\"]\n",
+            2,
+            "line 1: invalid Result tag: expected a result of 1-0, 0-1, 1/2-1/2 or *",
+        ),
+        (
+            "bad-turn",
+            b"[Result \"*\"]\n\n1. d3-e3A\n2. f4f3A\n",
+            2,
+            "line 4: turn 2 (\"f4f3A\"): expected '-' between squares, at character 3",
+        ),
+        (
+            "gap",
+            b"1. d3-e3A\n3. f4-f3A\n",
+            2,
+            "line 2: turn number 3, expected 2",
+        ),
+        (
+            "illegal",
+            b"[Result \"*\"]\n\n1. d3-e3A\n2. e4-d3\n",
+            1,
+            "line 4: turn 2 (e4-d3): e4-d3: no line joins e4 and d3",
+        ),
+        (
+            "empty",
+            b"\n\n",
+            2,
+            "empty record: expected tags like [Result \"*\"] and turns like 1. d3-e3A",
+        ),
+        (
+            "binary",
+            b"\xff\xfe1. d3",
+            2,
+            "not a record: not UTF-8 text",
+        ),
+    ];
+    for (name, bytes, code, message) in cases {
+        let file = RecordFile::new(name, bytes);
+        let line = fails(code, &["play", "--record", file.path()]);
+        assert_eq!(
+            line,
+            format!("fanorona: {}: {message}", file.path()),
+            "{name}"
+        );
+    }
+    let missing = fails(2, &["play", "--record", "/no/such/record.txt"]);
+    assert!(
+        missing.starts_with("fanorona: cannot read the record \"/no/such/record.txt\": "),
+        "{missing}"
+    );
+}
+
+#[test]
+fn a_record_comes_without_a_position_or_turns() {
+    for args in [
+        &["play", "--record", "-", "start"][..],
+        &["play", "start", "d3-e3A", "--record", "-"],
+    ] {
+        let run = fanorona(args);
+        assert_eq!(run.code, Some(2), "{args:?}: {run:?}");
+        assert!(run.stderr.contains("cannot be used with"), "{run:?}");
+    }
 }
