@@ -196,6 +196,10 @@ export const en = Object.freeze({
   'game.last': 'Current position',
   'game.viewing': 'Turn {n} of {total}',
   'game.backToGame': 'Back to the game',
+  // The players as the record of a game names them (the server reads these)
+  'record.creator': 'the player who started the game',
+  'record.friend': 'the invited friend',
+  'record.open': 'nobody yet: the invitation is open',
   'game.seat.summary': 'Continue on another device',
   'game.seat.text': 'This is your own link to this game. Open it on another phone or computer to keep playing there. Keep it to yourself.',
   'game.seat.label': 'Your seat link',

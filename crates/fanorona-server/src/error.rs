@@ -72,6 +72,9 @@ pub enum AppError {
     /// The random source failed.
     #[error("internal error")]
     Random(#[from] getrandom::Error),
+    /// A game could not be written as a record (a bug; logged).
+    #[error("internal error")]
+    Record(String),
 }
 
 impl AppError {
@@ -94,7 +97,7 @@ impl AppError {
             AppError::TooManyConnections => "too_many_connections",
             AppError::TooLarge => "too_large",
             AppError::UnsupportedMediaType => "unsupported_media_type",
-            AppError::Store(_) | AppError::Random(_) => "internal",
+            AppError::Store(_) | AppError::Random(_) | AppError::Record(_) => "internal",
         }
     }
 
@@ -118,7 +121,9 @@ impl AppError {
             AppError::RateLimited | AppError::TooManyConnections => StatusCode::TOO_MANY_REQUESTS,
             AppError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            AppError::Store(_) | AppError::Random(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            AppError::Store(_) | AppError::Random(_) | AppError::Record(_) => {
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
         }
     }
 

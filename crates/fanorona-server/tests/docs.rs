@@ -110,3 +110,56 @@ fn every_test_named_in_the_reliability_doc_exists() {
     }
     assert!(named >= 30, "only {named} tests named");
 }
+
+/// The block of `docs/API.md` fenced as ```` ```text record ````.
+fn documented_record() -> String {
+    let doc = common::api_doc();
+    let (_, rest) = doc
+        .split_once("```text record\n")
+        .expect("docs/API.md shows a record");
+    let (block, _) = rest.split_once("```").expect("the record block ends");
+    block.to_owned()
+}
+
+#[tokio::test]
+async fn the_documented_record_is_what_the_server_writes_for_its_game() {
+    let documented = documented_record();
+    let example: fanorona::Record = documented.parse().unwrap();
+    let server = start().await;
+    let (id, white, black) = server.two_player_game(None).await;
+    for (n, turn) in example.turns().iter().enumerate() {
+        let secret = if n % 2 == 0 { &white } else { &black };
+        let mut state = Value::Null;
+        for step in turn.steps() {
+            let step = step.unwrap();
+            let kind = step.kind().name();
+            let intent = json!({ "type": "step", "from": step.from().to_string(), "to": step.to().to_string(), "kind": kind });
+            state = server.play(&id, secret, intent).await;
+        }
+        if !state["turn"].is_null() {
+            server
+                .play(&id, secret, json!({ "type": "end_turn" }))
+                .await;
+        }
+    }
+    server.play(&id, &white, json!({ "type": "resign" })).await;
+    let resp = server
+        .http
+        .get(server.url(&format!("/api/games/{id}/record")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    let written = resp.text().await.unwrap();
+    let record: fanorona::Record = written.parse().unwrap();
+    let mut expected = example.clone();
+    for tag in ["Site", "Created", "Ended"] {
+        expected.set_tag(tag, record.tag(tag).unwrap()).unwrap();
+    }
+    assert_eq!(written, expected.to_string());
+    assert_eq!(
+        example.to_string(),
+        documented,
+        "written as the server writes it"
+    );
+}

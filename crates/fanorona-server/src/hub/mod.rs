@@ -25,7 +25,7 @@ use crate::{
     computer::Pool,
     config::{Config, Site},
     error::AppError,
-    game::{Action, ComputerSeat, Game, Intent, Level, Role},
+    game::{Action, ComputerSeat, Game, GameResult, Intent, Level, Role},
     ids::{GameId, Secret},
     limits::{Held, PerClient},
     protocol::parse_intent,
@@ -133,6 +133,28 @@ enum Command {
     Act(Sender, Intent, Reply<Utf8Bytes>),
     Join(Box<JoinRequest>),
     Invitation(Box<(Secret, Option<Secret>, oneshot::Sender<Invitation>)>),
+    Record(oneshot::Sender<Box<RecordFacts>>),
+}
+
+/// What a game's record tells, taken from its task at one moment.
+#[derive(Clone, Debug)]
+pub(crate) struct RecordFacts {
+    /// When the game was created, in seconds since the Unix epoch.
+    pub(crate) created_at: i64,
+    /// When it ended, while it is over.
+    pub(crate) ended_at: Option<i64>,
+    /// The colour of the player who created it.
+    pub(crate) creator: Color,
+    /// Which seats a person holds.
+    pub(crate) joined: ByColor<bool>,
+    /// The computer's seat and its level now, in a game against it.
+    pub(crate) computer: Option<ComputerSeat>,
+    /// The position the game started from.
+    pub(crate) start: Position,
+    /// The completed turns, in notation.
+    pub(crate) moves: Vec<String>,
+    /// How the game ended, once it has.
+    pub(crate) result: Option<GameResult>,
 }
 
 /// An invitation presented to a game, and who presents it.
@@ -260,6 +282,15 @@ impl GameHandle {
             }))
         })
         .await?
+    }
+
+    /// What the game's record tells now.
+    ///
+    /// # Errors
+    ///
+    /// [`AppError::Unavailable`] when the game's task has stopped.
+    pub(crate) async fn record(&self) -> Result<Box<RecordFacts>, AppError> {
+        self.ask(Command::Record).await
     }
 
     /// What the invitation `invite` offers a visitor holding `holder`;

@@ -12,7 +12,9 @@ use tokio::{
 };
 
 use self::computer::Computer;
-use super::{Command, GameHandle, Hub, Invitation, JoinRequest, Joined, Reply, Sender, Snapshot};
+use super::{
+    Command, GameHandle, Hub, Invitation, JoinRequest, Joined, RecordFacts, Reply, Sender, Snapshot,
+};
 use crate::{
     clock,
     computer::Search,
@@ -37,6 +39,9 @@ struct GameTask {
     hub: Hub,
     row: GameRow,
     game: Game,
+    /// When the game ended, in seconds since the Unix epoch, while it is
+    /// over.
+    ended_at: Option<i64>,
     presence: ByColor<Presence>,
     version: u64,
     shown_abandoned: bool,
@@ -53,7 +58,7 @@ struct GameTask {
 
 /// Replays a stored game and starts its task.
 pub(super) fn spawn(hub: Hub, stored: StoredGame) -> Result<GameHandle, AppError> {
-    let game = replay(&stored)?;
+    let (game, ended_at) = replay(&stored)?;
     let now = Instant::now();
     let (tx, rx) = mpsc::channel(QUEUE);
     let version = clock::unix_micros();
@@ -61,6 +66,7 @@ pub(super) fn spawn(hub: Hub, stored: StoredGame) -> Result<GameHandle, AppError
         hub,
         row: stored.row,
         game,
+        ended_at,
         presence: ByColor::new_with(|_| Presence {
             connections: 0,
             away_since: now,
@@ -90,7 +96,8 @@ pub(super) fn spawn(hub: Hub, stored: StoredGame) -> Result<GameHandle, AppError
     Ok(handle)
 }
 
-fn replay(stored: &StoredGame) -> Result<Game, AppError> {
+/// Replays a stored game: the game, and when it ended if it is over.
+fn replay(stored: &StoredGame) -> Result<(Game, Option<i64>), AppError> {
     let corrupt = |what: String| AppError::Store(StoreError::Other(what.into()));
     let setup: Setup = stored
         .row
@@ -100,12 +107,22 @@ fn replay(stored: &StoredGame) -> Result<Game, AppError> {
     let start =
         Position::from_setup(setup).map_err(|e| corrupt(format!("game {}: {e}", stored.row.id)))?;
     let mut game = Game::with_computer(start, stored.row.computer);
+    let mut ended_at = end_time(&game, None, stored.row.created_at);
     for (i, action) in stored.actions.iter().enumerate() {
         game.apply(*action)
             .map_err(|e| corrupt(format!("game {} action {i}: {e}", stored.row.id)))?;
+        let at = stored.action_times.get(i).copied();
+        ended_at = end_time(&game, ended_at, at.unwrap_or(stored.row.created_at));
     }
     game.next_game = stored.row.next_game.clone();
-    Ok(game)
+    Ok((game, ended_at))
+}
+
+/// When `game` ended, after an action at `now` (seconds since the Unix
+/// epoch): the time it ended as long as it stays over, `now` if it has
+/// just ended, none while it goes on (a takeback can take the end back).
+fn end_time(game: &Game, ended_at: Option<i64>, now: i64) -> Option<i64> {
+    game.result.map(|_| ended_at.unwrap_or(now))
 }
 
 impl GameTask {
@@ -166,6 +183,9 @@ impl GameTask {
             Command::Invitation(request) => {
                 let (invite, holder, reply) = *request;
                 let _ = reply.send(self.invitation(&invite, holder.as_ref()));
+            }
+            Command::Record(reply) => {
+                let _ = reply.send(Box::new(self.record_facts()));
             }
         }
     }
@@ -296,11 +316,26 @@ impl GameTask {
             self.stale = true;
             return Err(AppError::Unavailable);
         }
+        self.ended_at = end_time(&self.game, self.ended_at, clock::unix_seconds());
         if let Some(id) = next_game {
             self.game.next_game = Some(id.clone());
             self.row.next_game = Some(id);
         }
         Ok(())
+    }
+
+    /// What the game's record says, as the game is now.
+    fn record_facts(&self) -> RecordFacts {
+        RecordFacts {
+            created_at: self.row.created_at,
+            ended_at: self.ended_at,
+            creator: self.row.creator,
+            joined: ByColor::new_with(|c| self.row.seats.get(c).is_some()),
+            computer: self.game.computer,
+            start: self.game.start,
+            moves: self.game.moves.clone(),
+            result: self.game.result,
+        }
     }
 
     /// Plays a hint: it is stored and published like any intent, then the
@@ -366,9 +401,10 @@ impl GameTask {
             .map_err(AppError::from)
             .and_then(|s| Ok((replay(&s)?, s.row)))
         {
-            Ok((game, row)) => {
+            Ok(((game, ended_at), row)) => {
                 let changed = game.seq != self.game.seq || row != self.row;
                 self.game = game;
+                self.ended_at = ended_at;
                 self.row = row;
                 self.encoder.reset();
                 if changed {

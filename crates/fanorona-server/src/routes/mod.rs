@@ -6,6 +6,7 @@ mod files;
 mod headers;
 mod pages;
 mod preview;
+mod record;
 mod template;
 
 use std::time::Duration;
@@ -40,6 +41,7 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/games/{id}", get(api::get_state))
         .route("/api/games/{id}/join", post(api::join_game))
         .route("/api/games/{id}/intents", post(api::post_intent))
+        .route("/api/games/{id}/record", get(record::get_record))
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .fallback(assets::static_file)
         .layer(DefaultBodyLimit::max(MAX_BODY))

@@ -166,7 +166,7 @@ pub(super) fn message_page(kind: Message) -> Option<String> {
 /// The English text of message `key` from the page's own catalog
 /// (`web/js/messages-en.js`), so the server writes what the page's script
 /// would; the key itself when it is missing (a test checks none is).
-fn message(key: &str) -> &str {
+pub(super) fn message(key: &str) -> &str {
     CATALOG.get(key).map_or(key, String::as_str)
 }
 

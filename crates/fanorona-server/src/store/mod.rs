@@ -50,6 +50,9 @@ pub struct StoredGame {
     pub row: GameRow,
     /// Its actions, oldest first.
     pub actions: Vec<Action>,
+    /// When each action was stored, in seconds since the Unix epoch: one
+    /// entry per action, in the same order.
+    pub action_times: Vec<i64>,
 }
 
 /// What can go wrong in storage.

@@ -238,7 +238,7 @@ const SELECT_GAME: &str = "SELECT id, created_at, start_position, creator, white
      FROM games WHERE id = ?1";
 
 const SELECT_ACTIONS: &str =
-    "SELECT player, kind, step, level FROM actions WHERE game_id = ?1 ORDER BY seq";
+    "SELECT player, kind, step, level, created_at FROM actions WHERE game_id = ?1 ORDER BY seq";
 
 fn read_row(row: &rusqlite::Row<'_>) -> Result<GameRow, StoreError> {
     let id: String = row.get(0)?;
@@ -284,7 +284,7 @@ fn read_game(conn: &mut Connection, id: &GameId) -> Result<StoredGame, StoreErro
             None => return Err(StoreError::NotFound),
         }
     };
-    let mut actions = Vec::new();
+    let (mut actions, mut action_times) = (Vec::new(), Vec::new());
     {
         let mut statement = tx.prepare_cached(SELECT_ACTIONS)?;
         let mut rows = statement.query([id.as_str()])?;
@@ -294,11 +294,16 @@ fn read_game(conn: &mut Connection, id: &GameId) -> Result<StoredGame, StoreErro
             let step: Option<String> = row.get(2)?;
             let level: Option<i64> = row.get(3)?;
             actions.push(decode_action(&player, &kind, step.as_deref(), level)?);
+            action_times.push(row.get(4)?);
         }
     }
     tx.commit()?;
     tracing::trace!(%id, actions = actions.len(), "game loaded");
-    Ok(StoredGame { row, actions })
+    Ok(StoredGame {
+        row,
+        actions,
+        action_times,
+    })
 }
 
 #[async_trait]

@@ -1,0 +1,219 @@
+//! `GET /api/games/{id}/record`: a game written down as a text record
+//! (the format of the rules crate's [`Record`]), finished or running, for
+//! anyone with the game's link. The sentences in its header come from the
+//! page's catalog, as the page would say them.
+
+use std::time::{Duration, UNIX_EPOCH};
+
+use axum::{
+    extract::State,
+    http::header,
+    response::{IntoResponse, Response},
+};
+use fanorona::{Color, Record, Score, TagError, Turn};
+
+use super::template::message;
+use crate::{
+    error::AppError,
+    extract::GamePath,
+    game::GameResult,
+    hub::{Hub, RecordFacts},
+    ids::GameId,
+};
+
+/// What the `Rules` tag says before the catalog's one-line rules.
+const GAME: &str = "fanoron-tsivy (9x5).";
+
+/// Answers the record of game `id` as a file to save.
+pub(super) async fn get_record(
+    GamePath(id): GamePath,
+    State(hub): State<Hub>,
+) -> Result<Response, AppError> {
+    let handle = hub.get(&id).await?;
+    let facts = handle.record().await?;
+    let text = record(&facts, &hub.site().origin, &id)?.to_string();
+    let disposition = format!("attachment; filename=\"fanorona-{id}.txt\"");
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
+            (header::CONTENT_DISPOSITION, disposition),
+            (header::CACHE_CONTROL, "no-cache".to_owned()),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// The record of a game: its header, then its completed turns.
+///
+/// # Errors
+///
+/// [`AppError::Record`] when a turn or a tag cannot be written, which
+/// only a bug can cause.
+pub(super) fn record(facts: &RecordFacts, origin: &str, id: &GameId) -> Result<Record, AppError> {
+    let bug = |e: TagError| AppError::Record(e.to_string());
+    let mut record = Record::new();
+    let mut tags = vec![
+        ("Site", format!("{origin}/g/{id}")),
+        ("Created", timestamp(facts.created_at)),
+    ];
+    if let Some(ended) = facts.ended_at {
+        tags.push(("Ended", timestamp(ended)));
+    }
+    tags.push(("White", player(facts, Color::White)));
+    tags.push(("Black", player(facts, Color::Black)));
+    let score = facts
+        .result
+        .map_or(Score::Unfinished, |r| Score::of_finished(r.winner));
+    tags.push((fanorona::RESULT_TAG, score.token().to_owned()));
+    if let Some(result) = facts.result {
+        tags.push(("Reason", reason(result)));
+    }
+    tags.push(("Rules", format!("{GAME} {}", message("which.summary.p"))));
+    for (name, value) in tags {
+        record.set_tag(name, &value).map_err(bug)?;
+    }
+    record.set_start(&facts.start);
+    for text in &facts.moves {
+        let turn: Turn = text
+            .parse()
+            .map_err(|e| AppError::Record(format!("turn {text:?}: {e}")))?;
+        record.push(turn);
+    }
+    Ok(record)
+}
+
+/// Seconds since the Unix epoch as `2025-06-01T14:03:09Z`.
+fn timestamp(seconds: i64) -> String {
+    let since = Duration::from_secs(u64::try_from(seconds).unwrap_or(0));
+    humantime::format_rfc3339_seconds(UNIX_EPOCH + since).to_string()
+}
+
+/// Who played `color`: the computer and its level, the player who started
+/// the game, the invited friend, or nobody yet.
+fn player(facts: &RecordFacts, color: Color) -> String {
+    if let Some(seat) = facts.computer.filter(|seat| seat.color == color) {
+        let level = seat.level.number().to_string();
+        let name = message(&format!("level.{level}")).to_owned();
+        return fill(
+            message("game.computer"),
+            &[("name", &name), ("level", &level)],
+        );
+    }
+    let key = if color == facts.creator {
+        "record.creator"
+    } else if *facts.joined.get(color) {
+        "record.friend"
+    } else {
+        "record.open"
+    };
+    message(key).to_owned()
+}
+
+/// Who won and why, as the page says it: "Black wins. By resignation."
+fn reason(result: GameResult) -> String {
+    let title = match result.winner {
+        Some(color) => {
+            let color = message(&format!("color.{}", color.name())).to_owned();
+            fill(message("result.win"), &[("color", &color)])
+        }
+        None => message("result.draw").to_owned(),
+    };
+    let why = message(&format!("reason.{}", result.reason.code())).to_owned();
+    format!("{title}. {why}")
+}
+
+/// Puts the values of `params` in place of their `{name}` in `text`.
+fn fill(text: &str, params: &[(&str, &str)]) -> String {
+    params.iter().fold(text.to_owned(), |text, (name, value)| {
+        text.replace(&format!("{{{name}}}"), value)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use fanorona::{ByColor, Position};
+
+    use super::*;
+    use crate::game::{ComputerSeat, Level, Reason};
+
+    fn facts() -> RecordFacts {
+        RecordFacts {
+            created_at: 1_748_786_589,
+            ended_at: None,
+            creator: Color::White,
+            joined: ByColor {
+                white: true,
+                black: false,
+            },
+            computer: None,
+            start: Position::start(),
+            moves: Vec::new(),
+            result: None,
+        }
+    }
+
+    fn written(facts: &RecordFacts) -> String {
+        let id: GameId = "d04EUAqNQF".parse().expect("an id");
+        record(facts, "https://fanorona.example", &id)
+            .expect("a record")
+            .to_string()
+    }
+
+    #[test]
+    fn a_game_nobody_joined_yet_is_recorded_as_open() {
+        assert_eq!(
+            written(&facts()),
+            "[Site \"https://fanorona.example/g/d04EUAqNQF\"]\n\
+             [Created \"2025-06-01T14:03:09Z\"]\n\
+             [White \"the player who started the game\"]\n\
+             [Black \"nobody yet: the invitation is open\"]\n\
+             [Result \"*\"]\n\
+             [Rules \"fanoron-tsivy (9x5). ICGA rules: capture is compulsory, continuing a \
+             capture is optional, 50 turns without capture is a draw.\"]\n"
+        );
+    }
+
+    #[test]
+    fn a_finished_game_against_the_computer_says_who_won_why_and_when() {
+        let mut facts = facts();
+        facts.creator = Color::Black;
+        facts.computer = Some(ComputerSeat {
+            color: Color::White,
+            level: Level::new(6).expect("a level"),
+        });
+        facts.moves = vec!["d3-e3A".into(), "f4-f3A".into()];
+        facts.ended_at = Some(1_748_788_300);
+        facts.result = Some(GameResult {
+            winner: Some(Color::White),
+            reason: Reason::Resignation,
+        });
+        let text = written(&facts);
+        for line in [
+            "[Ended \"2025-06-01T14:31:40Z\"]\n",
+            "[White \"Computer · Strongest (level 6)\"]\n",
+            "[Black \"the player who started the game\"]\n",
+            "[Result \"1-0\"]\n[Reason \"White wins. By resignation.\"]\n",
+            "\n1. d3-e3A\n2. f4-f3A\n",
+        ] {
+            assert!(text.contains(line), "{line:?} not in {text}");
+        }
+        let draw = GameResult {
+            winner: None,
+            reason: Reason::Agreement,
+        };
+        assert_eq!(reason(draw), "Draw. By agreement.");
+    }
+
+    #[test]
+    fn a_custom_start_is_in_the_record_and_a_bad_turn_is_an_error() {
+        let mut facts = facts();
+        let text = "........./....B..../........./....W..../......... w";
+        facts.start = Position::from_setup(text.parse().expect("setup")).expect("legal");
+        assert!(written(&facts).contains(&format!("[Position \"{text} 0\"]\n")));
+        facts.moves = vec!["e2e3".into()];
+        let id: GameId = "d04EUAqNQF".parse().expect("an id");
+        let err = record(&facts, "https://fanorona.example", &id).expect_err("not notation");
+        assert_eq!(err.code(), "internal");
+    }
+}

@@ -1,0 +1,208 @@
+//! `GET /api/games/{id}/record`: the text record of a game, running or
+//! finished, for anyone with the game's link; it replays with the rules
+//! crate to the position the game's state shows.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::sync::Arc;
+
+use common::{start, start_in, TestServer};
+use fanorona::{Record, Score};
+use reqwest::{header, StatusCode};
+use serde_json::{json, Value};
+
+/// Fetches the record of `id` without credentials, as a spectator would:
+/// (status, content type, content disposition, body).
+async fn fetch(server: &TestServer, id: &str) -> (StatusCode, String, String, String) {
+    let resp = server
+        .http
+        .get(server.url(&format!("/api/games/{id}/record")))
+        .send()
+        .await
+        .unwrap();
+    let header = |name| {
+        resp.headers()
+            .get(name)
+            .map(|v: &header::HeaderValue| v.to_str().unwrap().to_owned())
+            .unwrap_or_default()
+    };
+    let (kind, disposition) = (
+        header(header::CONTENT_TYPE),
+        header(header::CONTENT_DISPOSITION),
+    );
+    (resp.status(), kind, disposition, resp.text().await.unwrap())
+}
+
+/// A record's time, `2025-06-01T14:03:09Z`, in seconds since the epoch.
+fn seconds(text: &str) -> u64 {
+    let time = humantime::parse_rfc3339(text).unwrap();
+    time.duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+/// The record of `id`, which must be served as a text file to save.
+async fn record(server: &TestServer, id: &str) -> Record {
+    let (status, kind, disposition, text) = fetch(server, id).await;
+    assert_eq!(status, StatusCode::OK, "{text}");
+    assert_eq!(kind, "text/plain; charset=utf-8");
+    assert_eq!(
+        disposition,
+        format!("attachment; filename=\"fanorona-{id}.txt\"")
+    );
+    text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+/// Plays `turns` complete turns, each the first legal step of the side to
+/// move and then the end of its chain; returns the last state.
+async fn play_turns(server: &TestServer, id: &str, secrets: [&str; 2], turns: usize) -> Value {
+    let mut state = server.state(id).await;
+    for _ in 0..turns {
+        let mover = state["side_to_move"].clone();
+        let secret = if mover == "white" {
+            secrets[0]
+        } else {
+            secrets[1]
+        };
+        let step = state["legal_steps"][0].clone();
+        let intent =
+            json!({ "type": "step", "from": step["from"], "to": step["to"], "kind": step["kind"] });
+        state = server.play(id, secret, intent).await;
+        if state["side_to_move"] == mover && state["result"].is_null() {
+            state = server.play(id, secret, json!({ "type": "end_turn" })).await;
+        }
+    }
+    state
+}
+
+#[tokio::test]
+async fn a_running_game_is_recorded_turn_by_turn_and_replays_to_its_position() {
+    let server = start().await;
+    let (id, white, black) = server.two_player_game(None).await;
+    let state = play_turns(&server, &id, [&white, &black], 6).await;
+    assert!(state["result"].is_null());
+    let record = record(&server, &id).await;
+    assert_eq!(
+        record.tag("Site"),
+        Some(server.url(&format!("/g/{id}")).as_str())
+    );
+    assert_eq!(record.tag("White"), Some("the player who started the game"));
+    assert_eq!(record.tag("Black"), Some("the invited friend"));
+    assert_eq!(record.score(), Some(Score::Unfinished));
+    assert_eq!(record.tag("Ended"), None);
+    assert_eq!(record.tag("Reason"), None);
+    assert!(record
+        .tag("Rules")
+        .unwrap()
+        .contains("capture is compulsory"));
+    let moves: Vec<String> = record.turns().iter().map(ToString::to_string).collect();
+    assert_eq!(json!(moves), state["moves"]);
+    assert_eq!(moves.len(), 6);
+    let end = record.replay().unwrap();
+    assert_eq!(json!(end.to_string()), state["position"]);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_finished_game_says_who_won_why_and_when_and_keeps_it_after_a_restart() {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let server = start_in(dir.clone(), |_| {}).await;
+    let (id, white, black) = server.two_player_game(None).await;
+    play_turns(&server, &id, [&white, &black], 3).await;
+    server.play(&id, &white, json!({ "type": "resign" })).await;
+    let before = record(&server, &id).await;
+    assert_eq!(before.score(), Some(Score::BlackWins));
+    assert_eq!(before.tag("Reason"), Some("Black wins. By resignation."));
+    let (created, ended) = (before.tag("Created").unwrap(), before.tag("Ended").unwrap());
+    assert!(created.len() == 20 && created.ends_with('Z'), "{created}");
+    assert!(ended >= created, "{created} {ended}");
+    assert_eq!(before.turns().len(), 3);
+    // A rematch asked after the end changes nothing in the record.
+    server.play(&id, &black, json!({ "type": "rematch" })).await;
+    assert_eq!(record(&server, &id).await, before);
+    server.stop().await;
+
+    // Loaded from the store: the same record, the end read back from the
+    // time its action was stored (live, the time it was applied, after).
+    let server = start_in(dir, |_| {}).await;
+    let after = record(&server, &id).await;
+    assert_eq!(after.turns(), before.turns());
+    for tag in ["Created", "White", "Black", "Result", "Reason"] {
+        assert_eq!(after.tag(tag), before.tag(tag), "{tag}");
+    }
+    let live = seconds(before.tag("Ended").unwrap());
+    let stored = seconds(after.tag("Ended").unwrap());
+    assert!(live >= stored, "{live} {stored}");
+    assert!(stored >= seconds(after.tag("Created").unwrap()));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_game_against_the_computer_names_it_and_its_level() {
+    let server = start().await;
+    let (created, _) = server
+        .create(json!({ "opponent": "computer", "level": 6, "first": "me" }))
+        .await;
+    let id = created["game_id"].as_str().unwrap();
+    let seat = created["seat"].as_str().unwrap();
+    server.play(id, seat, json!({ "type": "resign" })).await;
+    let record = record(&server, id).await;
+    assert_eq!(record.tag("White"), Some("the player who started the game"));
+    assert_eq!(record.tag("Black"), Some("Computer · Strongest (level 6)"));
+    assert_eq!(record.score(), Some(Score::BlackWins));
+    assert!(record.turns().is_empty());
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_game_from_a_custom_start_records_it_and_ends_on_the_board() {
+    let server = start().await;
+    let start = "........./....B..../........./....W..../......... w 0";
+    let (created, _) = server
+        .create(json!({ "first": "me", "position": start }))
+        .await;
+    let id = created["game_id"].as_str().unwrap();
+    let seat = created["seat"].as_str().unwrap();
+    let record_open = record(&server, id).await;
+    assert_eq!(
+        record_open.tag("Black"),
+        Some("nobody yet: the invitation is open")
+    );
+    let (joined, _) = server.join(id, common::invite_of(&created), None).await;
+    assert_eq!(joined["role"], "black");
+    let state = server
+        .play(
+            id,
+            seat,
+            json!({ "type": "step", "from": "e2", "to": "e3", "kind": "approach" }),
+        )
+        .await;
+    let record = record(&server, id).await;
+    assert_eq!(record.tag("Position"), Some(start));
+    assert_eq!(record.score(), Some(Score::WhiteWins));
+    assert_eq!(
+        record.tag("Reason"),
+        Some("White wins. All stones captured.")
+    );
+    assert_eq!(
+        json!(record.replay().unwrap().to_string()),
+        state["position"]
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_unknown_game_has_no_record() {
+    let server = start().await;
+    for id in ["abcdefghij", "not-an-id", "x"] {
+        let (status, kind, disposition, text) = fetch(&server, id).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{id}");
+        assert_eq!(kind, "application/json");
+        assert_eq!(disposition, "");
+        let body: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(body["type"], "error");
+        assert_eq!(body["code"], "game_not_found");
+    }
+    server.stop().await;
+}
