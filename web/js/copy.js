@@ -1,4 +1,4 @@
-// Copying a link to the clipboard, with a fallback for browsers (and the
+// Copying a link or a text to the clipboard, with a fallback for browsers (and the
 // built-in browsers of chat apps) that refuse the Clipboard API.
 
 /**
@@ -18,5 +18,25 @@ export async function copyText(input) {
     } catch {
       return false;
     }
+  }
+}
+
+/**
+ * Copies a text through a field made for the moment; the focus comes back.
+ * @param {string} text
+ * @returns {Promise<boolean>}
+ */
+export async function copyString(text) {
+  const field = document.createElement('textarea');
+  field.value = text;
+  field.readOnly = true;
+  field.className = 'visually-hidden';
+  const back = document.activeElement;
+  document.body.append(field);
+  try {
+    return await copyText(field);
+  } finally {
+    field.remove();
+    if (back instanceof HTMLElement) back.focus();
   }
 }

@@ -14,11 +14,11 @@ import { interpret, bindPointer, bindKeyboard, bindHistoryKeys, Input } from './
 import { connect, Status } from './connection.js';
 import {
   readServerMessage, stepMessage, simpleMessage, levelMessage, gameFromLocation, socketUrl, stateUrl, gamePath,
-  ClientType, LEVELS,
+  ClientType, LEVELS, sameGameRequest, recordUrl, readCreated, readError,
 } from './protocol.js';
 import { panelElements, renderPanel, fillLevels } from './panel.js';
 import { createSound } from './sound.js';
-import { copyText } from './copy.js';
+import { copyText, copyString } from './copy.js';
 import { bindInvitation } from './invitation.js';
 import {
   updateGames, recordGame, findGame, localStore,
@@ -243,6 +243,40 @@ on(document.getElementById('resign-yes'), () => ({ type: Input.Resign }));
 document.getElementById('seat-copy').addEventListener('click', async (e) => {
   const ok = await copyText(els.seatLink);
   e.target.textContent = t(ok ? 'game.copied' : 'game.copy');
+});
+
+// The record: saved as a file by the link, or copied as text.
+if (gameId) document.getElementById('record-download').href = recordUrl(gameId);
+document.getElementById('record-copy').addEventListener('click', async (e) => {
+  const button = e.currentTarget;
+  let ok = false;
+  try {
+    const res = await fetch(recordUrl(gameId));
+    ok = res.ok && await copyString(await res.text());
+  } catch {
+    // Not copied: the label stays.
+  }
+  button.textContent = t(ok ? 'game.copied' : 'game.copyRecord');
+});
+
+// New game: against the computer, straight into a game at the same level
+// with the same colour; anyone else goes to the front page (the link).
+els.newGame.addEventListener('click', async (e) => {
+  const request = sameGameRequest(state.game, state.role);
+  if (!request) return;
+  e.preventDefault();
+  try {
+    const res = await fetch(request.url, request.init);
+    const body = await res.json().catch(() => null);
+    const created = res.ok ? readCreated(body, location.origin) : null;
+    if (created) {
+      location.assign(gamePath(created.id));
+      return;
+    }
+    update(receiveError(state, readError(body)));
+  } catch {
+    update(receiveError(state, { code: 'unknown', message: '' }));
+  }
 });
 
 draw();

@@ -196,6 +196,9 @@ export const en = Object.freeze({
   'game.last': 'Current position',
   'game.viewing': 'Turn {n} of {total}',
   'game.backToGame': 'Back to the game',
+  'game.downloadRecord': 'Download record',
+  'game.copyRecord': 'Copy record',
+  'game.another': 'New game',
   // The players as the record of a game names them (the server reads these)
   'record.creator': 'the player who started the game',
   'record.friend': 'the invited friend',

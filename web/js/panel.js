@@ -41,6 +41,7 @@ export function panelElements(doc) {
     game: $('game'), notFound: $('not-found'),
     computerActions: $('computer-actions'), takeback: $('takeback'), askHint: $('ask-hint'),
     levelChoice: $('level-choice'), level: $('level'),
+    record: $('record'), newGame: $('new-game'),
   };
 }
 
@@ -241,6 +242,10 @@ export function renderPanel(els, state, t) {
   show(els.resignConfirm, playing && state.resignConfirm);
   const finished = Boolean(g && g.result && isPlayer(state));
   show(els.rematch, finished);
+  // Anyone may start another game once this one is over, and save or
+  // copy its record at any time once it has begun.
+  show(els.newGame, Boolean(g && g.result));
+  show(els.record, Boolean(g) && !waiting);
   const askedRematch = Boolean(finished && g.rematch[state.role]);
   els.rematch.disabled = askedRematch;
   setText(els.rematch, t(askedRematch ? 'game.rematchAsked' : computer ? 'game.playAgain' : 'game.rematch'));

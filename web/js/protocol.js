@@ -119,6 +119,27 @@ export function computerGameRequest(level, first) {
 }
 
 /**
+ * The request for a game like `game` for its player against the computer:
+ * the same level and colour. Null for anyone else, who starts a new game
+ * from the front page.
+ * @param {{computer: {color: string, level: number}|null}|null} game
+ * @param {string} role 'white', 'black' or 'spectator'
+ */
+export function sameGameRequest(game, role) {
+  const computer = game && game.computer;
+  if (!computer || !color(role) || role === computer.color) return null;
+  return computerGameRequest(computer.level, role === 'white' ? FirstAgainstComputer.Me : FirstAgainstComputer.Computer);
+}
+
+/**
+ * The address of a game's text record.
+ * @param {string} id
+ */
+export function recordUrl(id) {
+  return `/api/games/${encodeURIComponent(id)}/record`;
+}
+
+/**
  * The HTTP request that accepts an invitation. `key` is the browser's
  * join key: the same key gets the same seat again (docs/API.md).
  * @param {string} id the game

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import {
   stepMessage, simpleMessage, createGameRequest, computerGameRequest, levelMessage, readHint, readServerMessage, readCreated, readError,
   gameFromLocation, socketUrl, stateUrl, gamePath, ClientType, joinRequest, readJoined, inviteFromLocation,
+  sameGameRequest, recordUrl,
 } from '../../js/protocol.js';
 import { rawState } from './fixtures.js';
 
@@ -40,6 +41,18 @@ test('a game against the computer is created with its level and who moves first'
   assert.deepEqual(JSON.parse(computerGameRequest(1, 'me').init.body), { opponent: 'computer', level: 1, first: 'me' });
   assert.equal(JSON.parse(computerGameRequest(6, 'friend').init.body).first, 'random', 'no friend to move first');
   assert.throws(() => computerGameRequest(9, 'me'), RangeError);
+});
+
+test('a new game like a finished one is asked for only by the computer\'s opponent', () => {
+  const game = { computer: { color: 'black', level: 4, name: 'Strong' } };
+  assert.deepEqual(JSON.parse(sameGameRequest(game, 'white').init.body), { opponent: 'computer', level: 4, first: 'me' });
+  const black = sameGameRequest({ computer: { color: 'white', level: 6 } }, 'black');
+  assert.deepEqual(JSON.parse(black.init.body), { opponent: 'computer', level: 6, first: 'computer' });
+  assert.equal(sameGameRequest(game, 'spectator'), null, 'a spectator goes to the front page');
+  assert.equal(sameGameRequest(game, 'black'), null);
+  assert.equal(sameGameRequest({ computer: null }, 'white'), null, 'a friend is invited from the front page');
+  assert.equal(sameGameRequest(null, 'white'), null);
+  assert.equal(recordUrl('d04EUAqNQF'), '/api/games/d04EUAqNQF/record');
 });
 
 test('the create answer of a game against the computer has no invitation', () => {
