@@ -33,6 +33,22 @@ export function serverBinary() {
   return bin;
 }
 
+/**
+ * The command-line tool: $FANORONA_CLI_BIN, else the debug build of
+ * `fanorona` beside the server's. Throws a clear message when it is missing.
+ * @returns {string}
+ */
+export function cliBinary() {
+  const target = process.env.CARGO_TARGET_DIR || join(ROOT, 'target');
+  const bin = process.env.FANORONA_CLI_BIN || join(target, 'debug', 'fanorona');
+  if (!existsSync(bin)) {
+    throw new Error(`The command-line tool is missing: ${bin}\n`
+      + 'Build it first with `cargo build -p fanorona-cli` (scripts/test.sh does it through '
+      + '`cargo test --workspace`), or point FANORONA_CLI_BIN at one.');
+  }
+  return bin;
+}
+
 const ANSI = /\x1b\[[0-9;]*m/g;
 
 /**
