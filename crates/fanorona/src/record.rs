@@ -208,7 +208,7 @@ impl Record {
                 line: self.turn_lines.get(i).copied().filter(|&line| line > 0),
                 kind: ReplayErrorKind::Illegal {
                     number: i + 1,
-                    turn: turn.clone(),
+                    turn: Box::new(turn.clone()),
                     error,
                 },
             })?;
@@ -458,7 +458,7 @@ pub enum ReplayErrorKind {
         /// Its number, counted from 1.
         number: usize,
         /// The turn.
-        turn: Turn,
+        turn: Box<Turn>,
         /// Why the rules refuse it.
         error: PlayError,
     },
