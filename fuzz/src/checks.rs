@@ -1,5 +1,5 @@
-//! Invariants of the position-text and turn-notation parsers, checked on
-//! arbitrary bytes.
+//! Invariants of the position-text, turn-notation and game-record parsers,
+//! checked on arbitrary bytes.
 //!
 //! Each check returns quietly for input the parsers reject and panics, with
 //! the input in the message, when an invariant breaks. The fuzz targets
@@ -9,7 +9,52 @@
 
 use std::sync::OnceLock;
 
-use fanorona::{perft, Color, Position, Setup, Turn};
+use fanorona::{perft, Color, Position, Record, Setup, Turn};
+
+/// Checks a game record: a rejected one names a line of the text; a
+/// parsed one writes text that reads back to the same record and writes
+/// the same text again; replaying it never panics, and when it succeeds it
+/// ends where its turns, played one by one from its start, end.
+///
+/// # Panics
+///
+/// When an invariant breaks.
+pub fn game_record(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let record = match text.parse::<Record>() {
+        Ok(record) => record,
+        Err(err) => {
+            let lines = text.lines().count().max(1);
+            assert!(
+                (1..=lines).contains(&err.line),
+                "{text:?}: error line {} outside the text",
+                err.line
+            );
+            assert!(!err.to_string().is_empty(), "{text:?}: empty error text");
+            return;
+        }
+    };
+    let written = record.to_string();
+    match written.parse::<Record>() {
+        Ok(again) => {
+            assert_eq!(again, record, "{text:?} written as {written:?}");
+            assert_eq!(again.to_string(), written, "{text:?} writes differently twice");
+        }
+        Err(err) => panic!("{text:?} written as {written:?} does not read: {err}"),
+    }
+    let Ok(end) = record.replay() else {
+        return;
+    };
+    let mut pos = record.start().unwrap_or_else(|e| panic!("{text:?}: replayed from {e}"));
+    for turn in record.turns() {
+        pos = pos
+            .play(turn)
+            .unwrap_or_else(|e| panic!("{text:?}: {turn} replayed, then refused: {e}"));
+    }
+    assert_eq!(pos, end, "{text:?}");
+}
 
 /// Positions every parsed turn is tried on: the start, an open middle
 /// game, a capture chain, games over in each way, and sparse boards.

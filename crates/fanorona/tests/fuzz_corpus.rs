@@ -50,3 +50,11 @@ fn turn_notation_corpus_keeps_its_invariants() {
         checks::turn_notation(&data);
     }
 }
+
+#[test]
+fn game_record_corpus_keeps_its_invariants() {
+    for (path, data) in corpus("game_record") {
+        eprintln!("{}", path.display());
+        checks::game_record(&data);
+    }
+}
