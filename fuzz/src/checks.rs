@@ -40,14 +40,20 @@ pub fn game_record(data: &[u8]) {
     match written.parse::<Record>() {
         Ok(again) => {
             assert_eq!(again, record, "{text:?} written as {written:?}");
-            assert_eq!(again.to_string(), written, "{text:?} writes differently twice");
+            assert_eq!(
+                again.to_string(),
+                written,
+                "{text:?} writes differently twice"
+            );
         }
         Err(err) => panic!("{text:?} written as {written:?} does not read: {err}"),
     }
     let Ok(end) = record.replay() else {
         return;
     };
-    let mut pos = record.start().unwrap_or_else(|e| panic!("{text:?}: replayed from {e}"));
+    let mut pos = record
+        .start()
+        .unwrap_or_else(|e| panic!("{text:?}: replayed from {e}"));
     for turn in record.turns() {
         pos = pos
             .play(turn)

@@ -193,6 +193,29 @@ async fn a_game_from_a_custom_start_records_it_and_ends_on_the_board() {
 }
 
 #[tokio::test]
+async fn a_takeback_of_the_last_turn_takes_the_end_out_of_the_record() {
+    let server = start().await;
+    let start = "........./....B..../........./....W..../......... w 0";
+    let (created, _) = server
+        .create(json!({ "opponent": "computer", "level": 1, "first": "me", "position": start }))
+        .await;
+    let id = created["game_id"].as_str().unwrap();
+    let seat = created["seat"].as_str().unwrap();
+    let step = json!({ "type": "step", "from": "e2", "to": "e3", "kind": "approach" });
+    server.play(id, seat, step).await;
+    let over = record(&server, id).await;
+    assert_eq!(over.score(), Some(Score::WhiteWins));
+    assert!(over.tag("Ended").is_some());
+    let state = server.play(id, seat, json!({ "type": "takeback" })).await;
+    assert!(state["result"].is_null(), "{state}");
+    let back = record(&server, id).await;
+    assert_eq!(back.score(), Some(Score::Unfinished));
+    assert_eq!((back.tag("Ended"), back.tag("Reason")), (None, None));
+    assert!(back.turns().is_empty());
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn an_unknown_game_has_no_record() {
     let server = start().await;
     for id in ["abcdefghij", "not-an-id", "x"] {
