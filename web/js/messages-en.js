@@ -234,6 +234,8 @@ export const en = Object.freeze({
 
   'game.howToPlay': 'How to play',
   'game.stones': '{white} white, {black} black',
+  'game.stoneCount': { one: '{count} stone', other: '{count} stones' },
+  'game.taken': '{count} taken',
 
   // Results
   'result.win': '{color} wins',

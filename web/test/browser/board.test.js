@@ -90,6 +90,10 @@ test('a capture fades its stones nearest first, and then every board marks the l
     assert.deepEqual(fades.sort((a, b) => a[1] - b[1]).map(([sq]) => sq), ['e4', 'e5'], 'e4, next to e3, goes first');
     await waitLastTurn(page, 'e2', 'e3', ['e4', 'e5']);
   }
+  await waitText(black.page, '#player-bottom .taken', /^$/);
+  await waitText(black.page, '#player-top .taken', /^2 taken$/);
+  assert.equal(await black.page.textContent('#player-top .count'), '22 stones');
+  assert.equal(await black.page.textContent('#player-bottom .count'), '20 stones');
   await shot(people.spectator.page, 'board-last-turn-dark');
 });
 

@@ -1,6 +1,6 @@
 // What the board draws of a turn, worked out without a DOM: the order in
 // which taken stones fade, the arrows of the last turn, the buttons for
-// the two lines of one step.
+// the two lines of one step, and the stones each side has taken.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,6 +9,7 @@ import { arrows } from '../../js/svg.js';
 import { fadeOrder, choiceButtons } from '../../js/render.js';
 import { parsePosition, applyStep } from '../../js/position.js';
 import { translator } from '../../js/i18n.js';
+import { takenBy } from '../../js/panel.js';
 import { createState, receiveState, boardView } from '../../js/state.js';
 import { interpret, Input } from '../../js/input.js';
 import { gameState } from './fixtures.js';
@@ -84,4 +85,15 @@ test('the last turn is shown alike to both players and a spectator, until the ne
   const begun = interpret(interpret(black, { type: Input.Tap, square: 'f4' }).state, { type: Input.Tap, square: 'e4' }).state;
   assert.deepEqual(boardView(begun).path, ['f4', 'e4'], 'the new turn draws its own path');
   assert.deepEqual(boardView(begun).captured, [], 'and the marks of the last turn\'s captures go');
+});
+
+test('each side\'s count of taken stones is what the other side has lost since the start', () => {
+  const s = (over) => receiveState({ ...createState(), role: 'spectator' }, gameState(over));
+  assert.equal(takenBy(s({}), 'white'), 0);
+  const later = s({ position: 'BBBB.BBBB/BBBB.BBBB/BWBWWBWBW/WWWW.WWWW/WWWWWWWWW b 0', side_to_move: 'black' });
+  assert.equal(takenBy(later, 'white'), 2);
+  assert.equal(takenBy(later, 'black'), 0, 'a stone that moved is not taken');
+  const set = 'WW......./........./........./........./.......BB w 0';
+  const few = s({ start_position: set, position: 'WW......./........./........./........./........B b 0', side_to_move: 'black' });
+  assert.equal(takenBy(few, 'white'), 1, 'counted from the game\'s own start');
 });
