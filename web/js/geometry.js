@@ -209,3 +209,19 @@ export function screenNeighbour(name, key, bottom = Color.White) {
   if (!delta) return name;
   return fromSvg(x + delta[0] * SPACING, y + delta[1] * SPACING, bottom) || name;
 }
+
+/**
+ * Squares by their distance in steps from a point, nearest first: the
+ * order in which the stones of a capture go.
+ * @param {string[]} squares
+ * @param {string} from
+ * @returns {string[]}
+ */
+export function nearestFirst(squares, from) {
+  const o = parseSquare(from);
+  const far = (sq) => {
+    const c = parseSquare(sq);
+    return Math.max(Math.abs(c.file - o.file), Math.abs(c.rank - o.rank));
+  };
+  return [...squares].sort((a, b) => far(a) - far(b));
+}

@@ -33,7 +33,9 @@ let state = setSound(createState(), sound.enabled());
 
 const els = panelElements(document);
 fillLevels(els.level, LEVELS, t);
-const board = createBoard(document.getElementById('board'), { label: t('game.boardLabel') });
+const board = createBoard(document.getElementById('board'), {
+  label: t('game.boardLabel'), choices: document.getElementById('line-choice'),
+});
 const live = document.getElementById('live');
 
 // Set once, when the board first shows a position from the server: the
@@ -224,6 +226,11 @@ on(document.getElementById('back-live'), () => ({ type: Input.Browse, by: 'last'
 els.moves.addEventListener('click', (e) => {
   const b = e.target.closest('button[data-ply]');
   if (b) dispatch({ type: Input.BrowseTo, ply: Number(b.dataset.ply) });
+});
+// The buttons for the two lines do what tapping a stone of that line does.
+board.choices.addEventListener('click', (e) => {
+  const b = e.target.closest('button[data-take]');
+  if (b) dispatch({ type: Input.Tap, square: b.dataset.take });
 });
 on(els.endTurn, () => ({ type: Input.EndTurn }));
 on(els.flip, () => ({ type: Input.Flip }));

@@ -166,7 +166,7 @@ export const en = Object.freeze({
   'game.hint.mustCapture': 'You must capture: the marked stones can take.',
   'game.hint.move': 'Choose a marked stone, then where it goes.',
   'game.hint.selected': 'Choose where the stone goes. The crossed stones would be taken.',
-  'game.hint.chooseLine': 'This step can take either line. Tap a stone of the line you want to take.',
+  'game.hint.chooseLine': 'This step can take either line. Tap a stone of the line you want to take, or a button below.',
   'game.hint.chain': 'Capture again with the same stone, or end your turn.',
   'game.hint.sending': 'Sending…',
   'game.endTurn': 'End turn',
@@ -241,6 +241,8 @@ export const en = Object.freeze({
 
   'game.howToPlay': 'How to play',
   'game.stones': '{white} white, {black} black',
+  'game.stoneCount': { one: '{count} stone', other: '{count} stones' },
+  'game.taken': '{count} taken',
 
   // Results
   'result.win': '{color} wins',
@@ -254,6 +256,10 @@ export const en = Object.freeze({
   'reason.resignation': 'By resignation.',
   'reason.agreement': 'By agreement.',
   'reason.abandonment': 'The opponent left.',
+
+  // The board's buttons for the two lines of one step
+  'board.take.approach': 'Take {square} · approach',
+  'board.take.withdrawal': 'Take {square} · withdrawal',
 
   // Points of the board, for screen readers
   'point.empty': '{square}, empty',

@@ -6,7 +6,7 @@ import {
   isPlayer, isMyTurn, canAct, mustCapture, bottomColor, sideOfTurn, Link, mode, Mode, waitingForFriend,
   againstComputer, computerThinking, canTakeBack, canAskHint, shownLevel,
 } from './state.js';
-import { countStones } from './position.js';
+import { countStones, parsePosition } from './position.js';
 import { EndReason } from './protocol.js';
 
 const FIFTY = 50;
@@ -25,6 +25,7 @@ export function panelElements(doc) {
       who: root.querySelector('.who'),
       presence: root.querySelector('.presence'),
       count: root.querySelector('.count'),
+      taken: root.querySelector('.taken'),
     };
   };
   return {
@@ -98,9 +99,30 @@ function renderPlayer(p, color, state, t) {
     : presence.connected ? 'game.online' : 'game.away';
   setText(p.presence, color === state.role ? '' : t(key));
   p.presence.className = `presence ${key.slice(5)}`;
-  const board = state.board;
-  setText(p.count, board ? String(countStones(board)[color]) : '');
+  renderCounts(p, color, state, t);
   p.root.classList.toggle('to-move', Boolean(g && !g.result && g.turn === color));
+}
+
+/**
+ * The stones a side has taken: how many of the other colour's have left
+ * the board shown since the game's start.
+ * @param {import('./state.js').ViewState} state
+ * @param {'white'|'black'} color
+ * @returns {number}
+ */
+export function takenBy(state, color) {
+  const start = state.game && parsePosition(state.game.startPosition);
+  if (!start || !state.board) return 0;
+  return countStones(start.board)[other(color)] - countStones(state.board)[other(color)];
+}
+
+// "17 stones", and beside it "5 taken" once the side has taken any.
+function renderCounts(p, color, state, t) {
+  const count = state.board ? countStones(state.board)[color] : null;
+  setText(p.count, count === null ? '' : t('game.stoneCount', { count }));
+  const taken = takenBy(state, color);
+  setText(p.taken, taken > 0 ? t('game.taken', { count: taken }) : '');
+  p.taken.className = `taken ${other(color)}`;
 }
 
 function renderComputer(p, color, state, t) {
@@ -110,7 +132,7 @@ function renderComputer(p, color, state, t) {
   const thinking = computerThinking(state);
   setText(p.presence, thinking ? t('game.thinking') : '');
   p.presence.className = thinking ? 'presence thinking' : 'presence none';
-  setText(p.count, state.board ? String(countStones(state.board)[color]) : '');
+  renderCounts(p, color, state, t);
   p.root.classList.toggle('to-move', Boolean(!g.result && g.turn === color));
 }
 

@@ -3,15 +3,16 @@
 // focus stays where it is. Render reads the view; it never changes state.
 
 import {
-  SQUARES, WIDTH, HEIGHT, SPACING, RANKS, FILES, isStrong, segments, toSvg, squareName,
+  SQUARES, WIDTH, HEIGHT, SPACING, RANKS, FILES, isStrong, segments, toSvg, squareName, nearestFirst,
 } from './geometry.js';
-import { el, setAttrs, toggle, polyline } from './svg.js';
+import { el, setAttrs, toggle, polyline, arrows } from './svg.js';
 import { stoneAt } from './position.js';
 
 const STONE_R = 31;
 // Room around the outer points, so that stones, their marks and the focus
 // ring stay inside the board's edge.
 const PAD = 16;
+const BG = { x: 3 - PAD, y: 3 - PAD, width: WIDTH + 2 * PAD - 6, height: HEIGHT + 2 * PAD - 6, rx: 30 };
 
 /**
  * The drawn board: the SVG root and, per point, its elements.
@@ -23,9 +24,10 @@ const PAD = 16;
  */
 
 /**
- * Creates the board's SVG inside a container.
+ * Creates the board's SVG inside a container. With `choices`, an element
+ * near the board, two buttons there name the lines a step can take.
  * @param {Element} container
- * @param {{interactive?: boolean, label?: string, coordinates?: boolean}} [options]
+ * @param {{interactive?: boolean, label?: string, coordinates?: boolean, choices?: Element}} [options]
  * @returns {BoardDom}
  */
 export function createBoard(container, options = {}) {
@@ -37,9 +39,9 @@ export function createBoard(container, options = {}) {
     'aria-label': options.label || null,
     preserveAspectRatio: 'xMidYMid meet',
   });
-  el('rect', {
-    class: 'board-bg', x: 3 - PAD, y: 3 - PAD, width: WIDTH + 2 * PAD - 6, height: HEIGHT + 2 * PAD - 6, rx: 30,
-  }, svg);
+  el('rect', { class: 'board-bg', ...BG }, svg);
+  // The last turn's points are tinted under the lines, as a square is.
+  const spots = el('g', { class: 'spots', 'aria-hidden': 'true' }, svg);
   const lines = segments().map(([a, b]) => [toSvg(a), toSvg(b)]);
   el('path', { class: 'lines', d: lines.map((seg) => polyline(seg)).join('') }, svg);
   const coords = el('g', { class: 'coords', 'aria-hidden': 'true' }, svg);
@@ -51,27 +53,48 @@ export function createBoard(container, options = {}) {
   const dom = {
     svg, interactive, points: new Map(), bottom: null, last: null,
     coords, trail, choice, drag, dragStone: null, showCoords: options.coordinates !== false,
+    trailLines: el('path', { class: 'arrow-lines' }, trail),
+    trailHeads: el('path', { class: 'arrow-heads' }, trail),
+    choices: options.choices || null,
   };
   for (const sq of SQUARES) {
     const node = el('circle', { class: isStrong(sq) ? 'node strong' : 'node', r: isStrong(sq) ? 7 : 4.5 }, nodes);
+    const spot = el('circle', { class: 'spot', r: 42 }, spots);
     const g = el('g', { class: 'pt', 'data-sq': sq }, layer);
     if (interactive) setAttrs(g, { role: 'button', tabindex: -1 });
     const hit = el('rect', { class: 'hit', width: SPACING, height: SPACING }, g);
     const target = el('circle', { class: 'target', r: 15 }, g);
-    const stone = el('g', { class: 'stone' }, g);
-    const body = el('circle', { class: 'body', r: STONE_R }, stone);
-    const ring = el('circle', { class: 'ring', r: STONE_R * 0.52 }, stone);
-    const cross = el('path', { class: 'cross', d: 'M-15 -15L15 15M15 -15L-15 15' }, g);
-    const badge = el('text', { class: 'badge', 'text-anchor': 'middle', dy: '0.35em' }, g);
-    const focus = el('circle', { class: 'focus', r: STONE_R + 9 }, g);
-    dom.points.set(sq, { g, node, hit, target, stone, body, ring, cross, badge, focus, color: null });
+    const stone = drawStone(g, {});
+    el('path', { class: 'cross', d: CROSS }, g);
+    const focus = el('circle', { class: 'focus', r: STONE_R + 12 }, g);
+    dom.points.set(sq, { g, node, spot, hit, target, stone, focus });
   }
-  dom.dragStone = el('g', { class: 'stone dragging', visibility: 'hidden' }, drag);
-  el('circle', { class: 'body', r: STONE_R }, dom.dragStone);
-  el('circle', { class: 'ring', r: STONE_R * 0.52 }, dom.dragStone);
+  dom.dragStone = drawStone(drag, { class: 'stone dragging', visibility: 'hidden' });
   container.appendChild(svg);
+  if (dom.choices) {
+    dom.choiceButtons = [0, 1].map((i) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = `button quiet-button take take-${'ab'[i]}`;
+      dom.choices.append(b);
+      return b;
+    });
+  }
   return dom;
 }
+
+// A stone: its ring of marks (movable, selected), its body and its face.
+function drawStone(parent, attrs) {
+  const g = el('g', { class: 'stone', ...attrs }, parent);
+  el('circle', { class: 'halo', r: STONE_R + 8 }, g);
+  el('circle', { class: 'body', r: STONE_R }, g);
+  el('circle', { class: 'ring', r: STONE_R * 0.52 }, g);
+  return g;
+}
+
+// An X whose arms are 6 wide, for the stones a step would take: a shape,
+// not a colour alone, edged so that it shows on both colours of stone.
+const CROSS = 'M-16-12-12-16 0-4 12-16 16-12 4 0 16 12 12 16 0 4-12 16-16 12-4 0Z';
 
 function place(dom, bottom) {
   if (dom.bottom === bottom) return;
@@ -80,6 +103,7 @@ function place(dom, bottom) {
     const { x, y } = toSvg(sq, bottom);
     setAttrs(p.g, { transform: `translate(${x} ${y})` });
     setAttrs(p.node, { cx: x, cy: y });
+    setAttrs(p.spot, { cx: x, cy: y });
     setAttrs(p.hit, { x: -SPACING / 2, y: -SPACING / 2 });
   }
   dom.coords.replaceChildren();
@@ -120,6 +144,22 @@ export function pointLabel(sq, view, t) {
 }
 
 /**
+ * The two buttons that take one line or the other while the player
+ * chooses: each names the first stone of its line (the one nearest to the
+ * step) and the kind of capture, e.g. "Take f3 · approach".
+ * @param {object} view from boardView
+ * @param {(key: string, params?: object) => string} t
+ * @returns {Array<{square: string, text: string}>} none when nothing is asked
+ */
+export function choiceButtons(view, t) {
+  if (!view.choice) return [];
+  return view.choice.map((line, i) => {
+    const square = nearestFirst(line, view.choiceTo)[0];
+    return { square, text: t(`board.take.${view.choiceKinds[i]}`, { square }) };
+  });
+}
+
+/**
  * Brings the drawing up to date with a view.
  * @param {BoardDom} dom
  * @param {object} view from boardView
@@ -128,52 +168,67 @@ export function pointLabel(sq, view, t) {
 export function renderBoard(dom, view, t) {
   place(dom, view.bottom);
   const before = dom.last;
+  const board = view.board || [];
   const moved = before && view.board ? findMove(before, view.board) : null;
   const captured = view.captured || [];
+  const path = view.path || [];
+  const fading = before && view.board ? fadeOrder(before, board, path) : [];
   const choiceStones = new Map();
   (view.choice || []).forEach((line, i) => line.forEach((sq) => choiceStones.set(sq, i)));
   for (const [sq, p] of dom.points) {
-    const stone = view.board ? stoneAt(view.board, sq) : null;
+    const stone = stoneAt(board, sq);
     if (stone) {
-      p.color = stone;
       toggle(p.stone, 'white', stone === 'W');
       toggle(p.stone, 'black', stone === 'B');
     }
-    const gone = !stone;
-    const instant = moved && moved.from === sq;
-    p.stone.style.transitionDelay = gone && captured.includes(sq) ? `${captured.indexOf(sq) * 70}ms` : '';
-    toggle(p.stone, 'instant', Boolean(instant));
-    toggle(p.stone, 'gone', gone);
+    const n = fading.indexOf(sq);
+    p.g.style.setProperty('--delay', n < 0 ? '' : `${100 + n * 50}ms`);
+    toggle(p.stone, 'instant', moved?.from === sq);
+    toggle(p.stone, 'gone', !stone);
+    toggle(p.spot, 'from', path.length > 1 && path[0] === sq);
+    toggle(p.spot, 'to', path.indexOf(sq) > 0);
     toggle(p.g, 'movable', view.movable.includes(sq));
     toggle(p.g, 'selected', view.selected === sq);
     toggle(p.g, 'threatened', view.threatened.has(sq));
     toggle(p.g, 'preview', view.preview.has(sq));
     toggle(p.g, 'choice', choiceStones.has(sq));
     toggle(p.g, 'choice-b', choiceStones.get(sq) === 1);
-    toggle(p.g, 'visited', view.chain && view.path.includes(sq) && view.selected !== sq);
-    toggle(p.g, 'ghost', !stone && captured.includes(sq));
+    toggle(p.g, 'taken', !stone && captured.includes(sq));
     toggle(p.g, 'hint-from', view.hintFrom === sq);
     toggle(p.g, 'hint-to', view.hintTo === sq);
     const target = view.targets.get(sq);
     toggle(p.g, 'is-target', Boolean(target));
-    toggle(p.g, 'capture-target', Boolean(target && target.some((n) => n > 0)));
-    const badge = target && target.some((n) => n > 0) ? target.join('/') : '';
-    if (p.badge.textContent !== badge) p.badge.textContent = badge;
+    toggle(p.g, 'capture-target', Boolean(target && target.some((k) => k > 0)));
     if (dom.interactive && t) setAttrs(p.g, { 'aria-label': pointLabel(sq, view, t) });
   }
-  const mover = view.board && view.path.length ? stoneAt(view.board, view.path[view.path.length - 1]) : null;
-  for (const sq of captured) {
-    const p = dom.points.get(sq);
-    const color = p.color || (mover === 'W' ? 'B' : mover === 'B' ? 'W' : null);
-    if (color && !stoneAt(view.board || [], sq)) {
-      toggle(p.stone, 'white', color === 'W');
-      toggle(p.stone, 'black', color === 'B');
-    }
-  }
+  toggle(dom.svg, 'choosing', Boolean(view.choice));
   drawTrail(dom, view);
   drawChoice(dom, view);
+  if (dom.choices && t) {
+    const buttons = choiceButtons(view, t);
+    dom.choices.hidden = !buttons.length;
+    buttons.forEach((b, i) => {
+      const button = dom.choiceButtons[i];
+      button.dataset.take = b.square;
+      if (button.textContent !== b.text) button.textContent = b.text;
+    });
+  }
   if (moved) slide(dom.points.get(moved.to).stone, moved, view.bottom);
   dom.last = view.board ? view.board.slice() : null;
+}
+
+/**
+ * The stones that went between two boards, in the order they fade out:
+ * nearest to the stone that took them first.
+ * @param {import('./position.js').Board} before
+ * @param {import('./position.js').Board} after
+ * @param {string[]} path the turn's points; its last is where the capturing stone stands
+ * @returns {string[]}
+ */
+export function fadeOrder(before, after, path) {
+  const moved = findMove(before, after);
+  const end = moved ? moved.to : path[path.length - 1];
+  return end ? nearestFirst(SQUARES.filter((sq, i) => before[i] && !after[i] && sq !== moved?.from), end) : [];
 }
 
 // Which single stone moved between two boards, if exactly one did.
@@ -196,22 +251,20 @@ function slide(stoneEl, moved, bottom) {
   stoneEl.style.transform = '';
 }
 
+// The turn's path: an arrow for each step, its head just short of the
+// point it lands on. Drawn bolder while the player's own turn goes on.
 function drawTrail(dom, view) {
-  const pts = (view.path || []).map((sq) => toSvg(sq, view.bottom));
-  let path = dom.trail.firstChild;
-  if (!path) {
-    path = el('path', { class: 'path' }, dom.trail);
-    el('circle', { class: 'path-start', r: 11 }, dom.trail);
-  }
-  setAttrs(path, { d: pts.length > 1 ? polyline(pts) : null });
-  toggle(path, 'live', Boolean(view.chain));
-  const start = path.nextSibling;
-  setAttrs(start, pts.length > 1 ? { cx: pts[0].x, cy: pts[0].y, visibility: null } : { visibility: 'hidden' });
+  const { lines, heads } = arrows((view.path || []).map((sq) => toSvg(sq, view.bottom)), STONE_R + 4);
+  setAttrs(dom.trailLines, { d: lines || null });
+  setAttrs(dom.trailHeads, { d: heads || null });
+  toggle(dom.trail, 'live', Boolean(view.chain));
 }
 
 function drawChoice(dom, view) {
   dom.choice.replaceChildren();
   if (!view.choice) return;
+  // Everything under the two lines steps back.
+  el('rect', { class: 'dim', ...BG }, dom.choice);
   view.choice.forEach((line, i) => {
     const pts = line.map((sq) => toSvg(sq, view.bottom));
     if (pts.length === 1) pts.push(pts[0]);
@@ -220,9 +273,7 @@ function drawChoice(dom, view) {
   if (view.choiceTo && view.selected) {
     const { x, y } = toSvg(view.choiceTo, view.bottom);
     const color = stoneAt(view.board, view.selected) === 'B' ? 'black' : 'white';
-    const g = el('g', { class: `stone ${color} landing`, transform: `translate(${x} ${y})` }, dom.choice);
-    el('circle', { class: 'body', r: STONE_R }, g);
-    el('circle', { class: 'ring', r: STONE_R * 0.52 }, g);
+    drawStone(dom.choice, { class: `stone ${color} landing`, transform: `translate(${x} ${y})` });
   }
 }
 

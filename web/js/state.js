@@ -725,12 +725,13 @@ export function boardView(state) {
       view.targets.set(to, options.map((o) => o.captures.length));
       for (const o of options) for (const c of o.captures) view.threatened.add(c);
     }
-    if (hover && targets.has(hover)) {
+    if (hover && targets.has(hover) && !state.choosing) {
       for (const o of targets.get(hover)) for (const c of o.captures) view.preview.add(c);
     }
   }
   if (state.choosing) {
     view.choice = state.choosing.options.map((o) => o.captures);
+    view.choiceKinds = state.choosing.options.map((o) => o.kind);
     view.choiceTo = state.choosing.to;
   }
   return view;

@@ -51,3 +51,32 @@ export function toggle(node, name, on) {
 export function polyline(points) {
   return points.map((p, i) => `${i ? 'L' : 'M'}${p.x} ${p.y}`).join('');
 }
+
+const r1 = (v) => Math.round(v * 10) / 10;
+const path = (ps) => polyline(ps.map((p) => ({ x: r1(p.x), y: r1(p.y) })));
+
+/**
+ * An arrow per step of a path: a line, then a head of length `size` whose
+ * tip stops `gap` short of the step's end.
+ * @param {Array<{x: number, y: number}>} points
+ * @param {number} gap
+ * @param {number} [size]
+ * @returns {{lines: string, heads: string}} path data to stroke, and to fill
+ */
+export function arrows(points, gap, size = 22) {
+  let lines = '';
+  let heads = '';
+  for (let i = 1; i < points.length; i++) {
+    const a = points[i - 1];
+    const b = points[i];
+    const len = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+    const u = (b.x - a.x) / len;
+    const v = (b.y - a.y) / len;
+    const tip = { x: b.x - u * gap, y: b.y - v * gap };
+    const x = tip.x - u * size;
+    const y = tip.y - v * size;
+    lines += path([a, { x, y }]);
+    heads += `${path([tip, { x: x - v * size / 2, y: y + u * size / 2 }, { x: x + v * size / 2, y: y - u * size / 2 }])}Z`;
+  }
+  return { lines, heads };
+}

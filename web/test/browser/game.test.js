@@ -13,7 +13,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startServer, launchBrowser, phoneContext, watchedPage, shot, noSidewaysScroll, waitText,
-  waitMoves, moveList, tapPoint, boardRows, waitBoard, waitLabel, pressJoin,
+  waitMoves, moveList, tapPoint, boardRows, waitBoard, waitLabel, pressJoin, arrowTo,
 } from './harness.js';
 
 const AFTER = [
@@ -152,21 +152,6 @@ test('a reload restores the same state', async () => {
   assert.equal(await page.textContent('#turn'), before.turn);
   assert.match(await page.textContent('#player-bottom .who'), /Black · you/, 'the seat comes back from the cookie');
 });
-
-// Moves the keyboard focus over the board with the arrow keys to `sq`,
-// choosing each arrow from where the points are drawn on the screen.
-async function arrowTo(page, sq) {
-  for (let i = 0; i < 20; i++) {
-    const at = await page.evaluate(() => document.activeElement?.getAttribute('data-sq'));
-    if (at === sq) return;
-    const [a, b] = await Promise.all([at, sq].map((s) => page.locator(`[data-sq="${s}"] .hit`).boundingBox()));
-    const dx = b.x - a.x;
-    const dy = b.y - a.y;
-    const key = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 'ArrowRight' : 'ArrowLeft') : (dy > 0 ? 'ArrowDown' : 'ArrowUp');
-    await page.keyboard.press(key);
-  }
-  throw new Error(`focus never reached ${sq}`);
-}
 
 test('the keyboard alone can make a move', async () => {
   const { page } = people.black;

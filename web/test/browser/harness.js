@@ -312,6 +312,54 @@ export async function plainStep(origin, gameId, prefer = () => true) {
   return step;
 }
 
+// Moves the keyboard focus over the board with the arrow keys to `sq`,
+// choosing each arrow from where the points are drawn on the screen.
+export async function arrowTo(page, sq) {
+  for (let i = 0; i < 20; i++) {
+    const at = await page.evaluate(() => document.activeElement?.getAttribute('data-sq'));
+    if (at === sq) return;
+    const [a, b] = await Promise.all([at, sq].map((s) => page.locator(`[data-sq="${s}"] .hit`).boundingBox()));
+    const dx = b.x - a.x;
+    const dy = b.y - a.y;
+    const key = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 'ArrowRight' : 'ArrowLeft') : (dy > 0 ? 'ArrowDown' : 'ArrowUp');
+    await page.keyboard.press(key);
+  }
+  throw new Error(`focus never reached ${sq}`);
+}
+
+// What the board shows of the last turn: whether the tinted points are
+// its origin and its landing point, how many arrows its path has, whether
+// it is drawn as finished (not the live path of a chain), and the points
+// marked as taken. Runs in the page; given `want`, it answers whether the
+// board shows that.
+function lastTurnShown([from, to, want]) {
+  const at = (sq) => document.querySelector(`svg.board [data-sq="${sq}"]`).getAttribute('transform');
+  const spots = (cls) => [...document.querySelectorAll(`svg.board .spot.${cls}`)]
+    .map((c) => `translate(${c.getAttribute('cx')} ${c.getAttribute('cy')})`);
+  const shown = {
+    from: spots('from').join() === at(from),
+    to: spots('to').includes(at(to)),
+    arrows: (document.querySelector('svg.board .arrow-heads').getAttribute('d') || '').split('Z').length - 1,
+    finished: !document.querySelector('svg.board .trail').classList.contains('live'),
+    taken: [...document.querySelectorAll('svg.board .pt.taken')].map((g) => g.dataset.sq).sort().join(' '),
+  };
+  return want === undefined ? shown : JSON.stringify(shown) === JSON.stringify(want);
+}
+
+/**
+ * Waits until the board marks the last turn: from `from` to `to` in
+ * `steps` arrows, with the points `captured` marked as taken.
+ */
+export async function waitLastTurn(page, from, to, captured, steps = 1) {
+  const want = { from: true, to: true, arrows: steps, finished: true, taken: [...captured].sort().join(' ') };
+  try {
+    await page.waitForFunction(lastTurnShown, [from, to, want], { timeout: 10_000 });
+  } catch (e) {
+    assert.deepEqual(await page.evaluate(lastTurnShown, [from, to]), want, `the last turn ${from}-${to} as drawn`);
+    throw e;
+  }
+}
+
 /** The centre of point `sq` on the screen, in CSS pixels. */
 export async function pointCentre(page, sq) {
   const box = await page.locator(`[data-sq="${sq}"] .hit`).boundingBox();

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startServer, launchBrowser, phoneContext, watchedPage, shot, waitText, waitMoves, createGame,
-  plainStep, pointCentre, tapPoint, pressJoin,
+  plainStep, pointCentre, tapPoint, pressJoin, waitLastTurn,
 } from './harness.js';
 
 let server;
@@ -35,36 +35,6 @@ async function open(name, link, context) {
 }
 
 const desktop = () => browser.newContext({ viewport: { width: 1280, height: 800 } });
-
-// What the board shows of the last turn: whether its path is drawn, as a
-// finished turn (not the live trail of a chain), from which point to which,
-// and the points marked as taken. Runs in the page; given `want`, answers
-// whether the board shows that.
-function lastTurnShown([from, to, want]) {
-  const pos = (sq) => document.querySelector(`svg.board [data-sq="${sq}"]`).getAttribute('transform');
-  const path = document.querySelector('svg.board .trail .path');
-  const start = document.querySelector('svg.board .trail .path-start');
-  const d = path.getAttribute('d') || '';
-  const end = /(-?[\d.]+)[ ,](-?[\d.]+)\s*$/.exec(d);
-  const shown = {
-    drawn: d !== '' && start.getAttribute('visibility') !== 'hidden',
-    finished: !path.classList.contains('live'),
-    startsAt: `translate(${start.getAttribute('cx')} ${start.getAttribute('cy')})` === pos(from),
-    endsAt: Boolean(end) && `translate(${end[1]} ${end[2]})` === pos(to),
-    taken: [...document.querySelectorAll('svg.board .pt.ghost')].map((g) => g.dataset.sq).sort().join(' '),
-  };
-  return want === undefined ? shown : JSON.stringify(shown) === JSON.stringify(want);
-}
-
-async function waitLastTurn(page, from, to, captured) {
-  const want = { drawn: true, finished: true, startsAt: true, endsAt: true, taken: [...captured].sort().join(' ') };
-  try {
-    await page.waitForFunction(lastTurnShown, [from, to, want], { timeout: 10_000 });
-  } catch (e) {
-    assert.deepEqual(await page.evaluate(lastTurnShown, [from, to]), want, `the last turn ${from}-${to} as drawn`);
-    throw e;
-  }
-}
 
 test('White drags a stone with the mouse at a desktop; the destination previews its capture', async () => {
   game = await createGame(server.url, { first: 'me' });
@@ -100,18 +70,23 @@ test('after a capture every board keeps the last turn\'s path and marks the take
   await shot(people.white.page, 'last-turn-white');
 });
 
-test('taken stones fade with a transition, and with reduced motion without one', async () => {
-  const fading = (page) => page.evaluate(() => ({
-    duration: getComputedStyle(document.querySelector('[data-sq="e4"] .stone')).transitionDuration,
-    opacity: Number(getComputedStyle(document.querySelector('[data-sq="e4"] .stone')).opacity),
-    running: document.getAnimations().length,
-  }));
+test('taken stones fade with a transition, and with reduced motion without one; then their points are empty', async () => {
+  const fading = (page) => page.evaluate(() => {
+    const pt = document.querySelector('[data-sq="e4"]');
+    return {
+      duration: getComputedStyle(pt.querySelector('.stone')).transitionDuration,
+      opacity: Number(getComputedStyle(pt.querySelector('.stone')).opacity),
+      mark: getComputedStyle(pt.querySelector('.cross')).visibility,
+      running: document.getAnimations().length,
+    };
+  });
   const moving = await fading(people.white.page);
   assert.match(moving.duration, /[1-9]/, 'without the preference the stones fade');
   const still = await fading(people.spectator.page);
   assert.ok(still.duration.split(',').every((d) => parseFloat(d) === 0), `transition-duration ${still.duration}`);
   assert.equal(still.running, 0, 'nothing animates');
-  assert.ok(still.opacity > 0 && still.opacity < 1, 'the taken stone is shown faded');
+  assert.equal(still.opacity, 0, 'the taken stone is gone, not a ghost');
+  assert.equal(still.mark, 'visible', 'its point is marked as taken');
 });
 
 test('Black drags a stone by touch on a phone, and the page does not scroll instead', async () => {

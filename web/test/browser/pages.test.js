@@ -70,7 +70,7 @@ test('the rules page draws a before and after picture for each capture', async (
   const { context, page } = await open('/rules');
   await page.waitForSelector('.diagram svg.board');
   assert.equal(await page.locator('.diagram svg.board').count(), 10);
-  assert.ok(await page.locator('.pt.ghost').count() >= 9, 'captured stones are shown as ghosts');
+  assert.ok(await page.locator('.pt.taken').count() >= 9, 'the points of captured stones are marked');
   await context.close();
 });
 
