@@ -38,7 +38,7 @@ export function panelElements(doc) {
     resignConfirm: $('resign-confirm'), rematch: $('rematch'),
     seat: $('seat'), seatLink: $('seat-link'),
     invite: $('invite'), inviteShare: $('invite-share'), inviteElsewhere: $('invite-elsewhere'),
-    game: $('game'), notFound: $('not-found'),
+    game: $('game'), notFound: $('not-found'), heading: $('game-heading'),
     computerActions: $('computer-actions'), takeback: $('takeback'), askHint: $('ask-hint'),
     levelChoice: $('level-choice'), level: $('level'),
   };
@@ -82,6 +82,28 @@ function other(color) {
   return color === 'white' ? 'black' : 'white';
 }
 
+/**
+ * A side's stones on the board, in words ("17 stones"); empty before the
+ * board is known.
+ * @param {Array<'W'|'B'|null>|null} board
+ * @param {'white'|'black'} color
+ * @param {(key: string, params?: object) => string} t
+ */
+export function stoneCount(board, color, t) {
+  return board ? t('game.stoneCount', { count: countStones(board)[color] }) : '';
+}
+
+/**
+ * The page's heading: what this game is to the person looking at it.
+ * @param {import('./state.js').ViewState} state
+ * @param {(key: string, params?: object) => string} t
+ */
+export function pageHeading(state, t) {
+  if (!state.game || !state.role) return t('game.heading');
+  if (!isPlayer(state)) return t('game.heading.watching');
+  return t(againstComputer(state) ? 'game.heading.computer' : 'game.heading.friend');
+}
+
 function renderPlayer(p, color, state, t) {
   const g = state.game;
   if (g && g.computer && g.computer.color === color) {
@@ -97,8 +119,7 @@ function renderPlayer(p, color, state, t) {
     : presence.connected ? 'game.online' : 'game.away';
   setText(p.presence, color === state.role ? '' : t(key));
   p.presence.className = `presence ${key.slice(5)}`;
-  const board = state.board;
-  setText(p.count, board ? String(countStones(board)[color]) : '');
+  setText(p.count, stoneCount(state.board, color, t));
   p.root.classList.toggle('to-move', Boolean(g && !g.result && g.turn === color));
 }
 
@@ -109,7 +130,7 @@ function renderComputer(p, color, state, t) {
   const thinking = computerThinking(state);
   setText(p.presence, thinking ? t('game.thinking') : '');
   p.presence.className = thinking ? 'presence thinking' : 'presence none';
-  setText(p.count, state.board ? String(countStones(state.board)[color]) : '');
+  setText(p.count, stoneCount(state.board, color, t));
   p.root.classList.toggle('to-move', Boolean(!g.result && g.turn === color));
 }
 
@@ -199,6 +220,7 @@ function renderMoves(els, state, t) {
 export function renderPanel(els, state, t) {
   show(els.game, !state.notFound);
   show(els.notFound, state.notFound);
+  setText(els.heading, pageHeading(state, t));
   const waiting = waitingForFriend(state);
   show(els.invite, waiting);
   show(els.inviteShare, waiting && Boolean(state.inviteLink));
