@@ -47,6 +47,10 @@ export function createBoard(container, options = {}) {
   const trail = el('g', { class: 'trail', 'aria-hidden': 'true' }, svg);
   const choice = el('g', { class: 'choice-lines', 'aria-hidden': 'true' }, svg);
   const layer = el('g', { class: 'points' }, svg);
+  // A target's count is drawn over its point but outside it: the point's
+  // label says it in words, and a control's visible text must be part of
+  // its name.
+  const badges = el('g', { class: 'badges', 'aria-hidden': 'true' }, svg);
   const drag = el('g', { class: 'drag', 'aria-hidden': 'true' }, svg);
   const dom = {
     svg, interactive, points: new Map(), bottom: null, last: null,
@@ -62,7 +66,7 @@ export function createBoard(container, options = {}) {
     const body = el('circle', { class: 'body', r: STONE_R }, stone);
     const ring = el('circle', { class: 'ring', r: STONE_R * 0.52 }, stone);
     const cross = el('path', { class: 'cross', d: 'M-15 -15L15 15M15 -15L-15 15' }, g);
-    const badge = el('text', { class: 'badge', 'text-anchor': 'middle', dy: '0.35em' }, g);
+    const badge = el('text', { class: 'badge', 'text-anchor': 'middle', dy: '0.35em' }, badges);
     const focus = el('circle', { class: 'focus', r: STONE_R + 9 }, g);
     dom.points.set(sq, { g, node, hit, target, stone, body, ring, cross, badge, focus, color: null });
   }
@@ -79,6 +83,7 @@ function place(dom, bottom) {
   for (const [sq, p] of dom.points) {
     const { x, y } = toSvg(sq, bottom);
     setAttrs(p.g, { transform: `translate(${x} ${y})` });
+    setAttrs(p.badge, { transform: `translate(${x} ${y})` });
     setAttrs(p.node, { cx: x, cy: y });
     setAttrs(p.hit, { x: -SPACING / 2, y: -SPACING / 2 });
   }
