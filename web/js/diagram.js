@@ -3,7 +3,7 @@
 // data-path ("d3 e3"), data-captured ("f3 g3") and data-bottom attributes
 // add the path of a step and the stones it took. The drawing is the image
 // a screen reader names: by the element's aria-label, which moves onto it,
-// or else by its tag ("Before") and its figure's caption.
+// or else by its tag ("Before"), described by its figure's caption.
 
 import { createBoard, renderBoard } from './render.js';
 import { parsePosition } from './position.js';
@@ -18,14 +18,18 @@ function idOf(node) {
   return node.id;
 }
 
-// Names a drawing by the texts around it: the tag just before it in its
-// cell ("Before", "The start") and the caption of its figure.
+// Names a drawing by the texts around it: by the tag just before it in
+// its cell ("Before", "The start"), described by the caption of its
+// figure, which both drawings of a pair share; by the caption alone when
+// it has no tag.
 function nameByCaption(svg, host) {
-  const tag = host.previousElementSibling;
+  const before = host.previousElementSibling;
+  const tag = before && before.classList.contains('tag') ? before : null;
   const figure = host.closest('figure');
   const caption = figure && figure.querySelector('figcaption');
-  const parts = [tag && tag.classList.contains('tag') ? tag : null, caption].filter(Boolean);
-  if (parts.length) svg.setAttribute('aria-labelledby', parts.map(idOf).join(' '));
+  const name = tag || caption;
+  if (name) svg.setAttribute('aria-labelledby', idOf(name));
+  if (tag && caption) svg.setAttribute('aria-describedby', idOf(caption));
 }
 
 /**

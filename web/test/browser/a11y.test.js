@@ -13,15 +13,16 @@
 // the game is to the person looking at it.
 //
 // Then what axe cannot judge: the names a screen reader says for the
-// front page's choices and for the stone counts, and the contrast of the
-// board's small coordinates and its marks, in both themes.
+// front page's choices, the board pictures and the stone counts, and the
+// contrast of the board's small coordinates and its marks, in both
+// themes.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startServer, launchBrowser, watchedPage, waitText, tapPoint, createGame, pressJoin, contrastRatio,
 } from './harness.js';
-import { audit, accessibleName, spokenText } from './axe.js';
+import { audit, accessible, spokenText } from './axe.js';
 
 // A white stone on e2 that takes e4 and e5 by approach and may then take
 // c3 from e3: after the first capture the chain goes on.
@@ -197,7 +198,8 @@ test('a screen reader says the front page\'s choices by their names alone', asyn
   await page.goto(server.url);
   await page.waitForSelector('#start');
   const names = (group) => page.$$eval(`input[name=${group}]`, (inputs) => inputs.map((i) => i.value))
-    .then((values) => Promise.all(values.map((v) => accessibleName(page, `input[name=${group}][value="${v}"]`))));
+    .then((values) => Promise.all(values.map((v) => accessible(page, `input[name=${group}][value="${v}"]`))))
+    .then((found) => found.map((a) => a.name));
   // The chosen one is marked with a tick, which is no part of its name.
   assert.deepEqual(await names('first'), ['Me', 'My friend', 'Random']);
   await page.check('input[name=first][value=friend]');
@@ -209,6 +211,26 @@ test('a screen reader says the front page\'s choices by their names alone', asyn
   assert.equal(levels.length, 6);
   levels.forEach((name, i) => assert.match(name, new RegExp(`^${i + 1} [A-Z][a-z]+ [a-z]`), `level ${i + 1}: ${name}`));
   assert.deepEqual(await names('computer-first'), ['Me', 'The computer', 'Random']);
+  await context.close();
+});
+
+test('a board picture is named by its tag and described by its caption, the front page\'s by its label', async () => {
+  const context = await browser.newContext(SIZES.desktop);
+  const page = await context.newPage();
+  await page.goto(`${server.url}/rules`);
+  await page.waitForSelector('.diagram svg.board');
+  const caption = (n) => page.textContent(`figure:nth-of-type(${n}) figcaption`);
+  assert.deepEqual(await accessible(page, 'figure:nth-of-type(1) .pair > div:nth-child(2) svg'),
+    { name: 'The start', description: await caption(1) });
+  assert.deepEqual(await accessible(page, 'figure:nth-of-type(2) .pair > div:nth-child(1) svg'),
+    { name: 'Before', description: await caption(2) });
+  assert.match(await caption(2), /White steps from d3 to e3/);
+  assert.deepEqual(await accessible(page, 'figure:nth-of-type(2) .pair > div:nth-child(2) svg'),
+    { name: 'After', description: await caption(2) });
+  await page.goto(server.url);
+  await page.waitForSelector('.picture svg.board');
+  assert.match((await accessible(page, '.picture svg.board')).name, /^The board at the start/);
+  assert.equal(await page.getAttribute('.picture', 'role'), null, 'the wrapper is no image of its own');
   await context.close();
 });
 

@@ -72,15 +72,17 @@ async function axNode(page, selector) {
 }
 
 /**
- * The accessible name the browser computes for an element (CSS generated
- * text included), as a screen reader announces it.
+ * The accessible name and description the browser computes for an
+ * element (CSS generated text included), as a screen reader announces
+ * them.
  * @param {import('playwright-core').Page} page
  * @param {string} selector
+ * @returns {Promise<{name: string, description: string}>}
  */
-export async function accessibleName(page, selector) {
+export async function accessible(page, selector) {
   const { cdp, node } = await axNode(page, selector);
   await cdp.detach();
-  return node.name ? node.name.value : '';
+  return { name: node.name ? node.name.value : '', description: node.description ? node.description.value : '' };
 }
 
 /**
