@@ -9,7 +9,7 @@
 // choosing approach or withdrawal, in the middle of a capture chain (End
 // turn shown), finished by resignation, a game against the computer, a
 // spectator's view, the two rules pages, and the error pages (an unknown
-// game, an expired invitation). The game page says in its one <h1> what
+// game, an expired invitation, a game gone while its page was open). The game page says in its one <h1> what
 // the game is to the person looking at it.
 //
 // Then what axe cannot judge: the names a screen reader says for the
@@ -173,6 +173,15 @@ for (const [size, options] of Object.entries(SIZES)) {
       await page.waitForSelector('h1');
       await check('which rules page');
 
+      // A game page whose game is gone by the time its socket opens (the
+      // page of another game, served at an unknown game's address).
+      await page.route(`${server.url}/g/GoneGame00`, async (route) => {
+        await route.fulfill({ response: await route.fetch({ url: `${server.url}/g/${watched.game_id}` }) });
+      });
+      await page.goto(`${server.url}/g/GoneGame00`);
+      await page.waitForSelector('#not-found:not([hidden])');
+      await check('game page, the game gone');
+
       const missing = await page.goto(`${server.url}/g/NoSuchGame`);
       assert.equal(missing.status(), 404);
       await check('unknown game link (404)');
@@ -181,7 +190,8 @@ for (const [size, options] of Object.entries(SIZES)) {
       assert.equal(gone.status(), 410);
       await check('expired invitation');
 
-      assert.deepEqual(errors.filter((e) => !/Failed to load resource: the server responded with a status of 4(04|10)/.test(e)), []);
+      const expected = /Failed to load resource: the server responded with a status of 4(04|10)|WebSocket connection to '[^']*\/GoneGame00\//;
+      assert.deepEqual(errors.filter((e) => !expected.test(e)), []);
       assert.deepEqual(outside.filter((u) => !u.startsWith(expiring.url)), []);
       await context.close();
     });
@@ -189,7 +199,7 @@ for (const [size, options] of Object.entries(SIZES)) {
 }
 
 test('every audit ran', () => {
-  assert.equal(audits, 4 * 16, 'two sizes, two themes, sixteen pages and states');
+  assert.equal(audits, 4 * 17, 'two sizes, two themes, seventeen pages and states');
 });
 
 test('a screen reader says the front page\'s choices by their names alone', async () => {
