@@ -149,6 +149,11 @@ export const en = Object.freeze({
   // Game page
   'game.doctitle': 'Fanorona game',
   'game.boardLabel': 'Fanorona board',
+  'game.heading': 'A game of Fanorona',
+  'game.heading.friend': 'Playing a friend',
+  'game.heading.computer': 'Playing the computer',
+  'game.heading.watching': 'Watching a game',
+  'game.stoneCount': { one: '{count} stone', other: '{count} stones' },
   'game.connecting': 'Connecting…',
   'game.reconnecting': 'Reconnecting…',
   'game.restarting': 'The server is restarting. Reconnecting…',
@@ -241,7 +246,6 @@ export const en = Object.freeze({
 
   'game.howToPlay': 'How to play',
   'game.stones': '{white} white, {black} black',
-  'game.stoneCount': { one: '{count} stone', other: '{count} stones' },
   'game.taken': '{count} taken',
 
   // Results

@@ -39,7 +39,7 @@ export function panelElements(doc) {
     resignConfirm: $('resign-confirm'), rematch: $('rematch'),
     seat: $('seat'), seatLink: $('seat-link'),
     invite: $('invite'), inviteShare: $('invite-share'), inviteElsewhere: $('invite-elsewhere'),
-    game: $('game'), notFound: $('not-found'),
+    game: $('game'), notFound: $('not-found'), heading: $('game-heading'),
     computerActions: $('computer-actions'), takeback: $('takeback'), askHint: $('ask-hint'),
     levelChoice: $('level-choice'), level: $('level'),
     record: $('record'), newGame: $('new-game'),
@@ -84,6 +84,28 @@ function other(color) {
   return color === 'white' ? 'black' : 'white';
 }
 
+/**
+ * A side's stones on the board, in words ("17 stones"); empty before the
+ * board is known.
+ * @param {Array<'W'|'B'|null>|null} board
+ * @param {'white'|'black'} color
+ * @param {(key: string, params?: object) => string} t
+ */
+export function stoneCount(board, color, t) {
+  return board ? t('game.stoneCount', { count: countStones(board)[color] }) : '';
+}
+
+/**
+ * The page's heading: what this game is to the person looking at it.
+ * @param {import('./state.js').ViewState} state
+ * @param {(key: string, params?: object) => string} t
+ */
+export function pageHeading(state, t) {
+  if (!state.game || !state.role) return t('game.heading');
+  if (!isPlayer(state)) return t('game.heading.watching');
+  return t(againstComputer(state) ? 'game.heading.computer' : 'game.heading.friend');
+}
+
 function renderPlayer(p, color, state, t) {
   const g = state.game;
   if (g && g.computer && g.computer.color === color) {
@@ -118,8 +140,7 @@ export function takenBy(state, color) {
 
 // "17 stones", and beside it "5 taken" once the side has taken any.
 function renderCounts(p, color, state, t) {
-  const count = state.board ? countStones(state.board)[color] : null;
-  setText(p.count, count === null ? '' : t('game.stoneCount', { count }));
+  setText(p.count, stoneCount(state.board, color, t));
   const taken = takenBy(state, color);
   setText(p.taken, taken > 0 ? t('game.taken', { count: taken }) : '');
   p.taken.className = `taken ${other(color)}`;
@@ -222,6 +243,7 @@ function renderMoves(els, state, t) {
 export function renderPanel(els, state, t) {
   show(els.game, !state.notFound);
   show(els.notFound, state.notFound);
+  setText(els.heading, pageHeading(state, t));
   const waiting = waitingForFriend(state);
   show(els.invite, waiting);
   show(els.inviteShare, waiting && Boolean(state.inviteLink));

@@ -32,3 +32,28 @@ test('against the computer the result names it, and no win is claimed from it', 
   const gone = { side_to_move: 'black', abandoned: true, legal_steps: [], computer };
   assert.equal(claimable(as('white', gone)), false);
 });
+
+test('the heading says what the game is to the person looking at it', async () => {
+  const { pageHeading } = await import('../../js/panel.js');
+  const { translator } = await import('../../js/i18n.js');
+  const t = translator('en');
+  assert.equal(pageHeading(createState(), t), 'A game of Fanorona', 'before the first state');
+  assert.equal(pageHeading(as('white'), t), 'Playing a friend');
+  assert.equal(pageHeading(as('black'), t), 'Playing a friend');
+  assert.equal(pageHeading(as('spectator'), t), 'Watching a game');
+  const computer = { color: 'black', level: 1, name: 'Beginner', thinking: false };
+  assert.equal(pageHeading(as('white', { computer }), t), 'Playing the computer');
+  assert.equal(pageHeading(as('spectator', { computer }), t), 'Watching a game');
+});
+
+test('the stone counts are words: one stone, 22 stones', async () => {
+  const { stoneCount } = await import('../../js/panel.js');
+  const { translator } = await import('../../js/i18n.js');
+  const t = translator('en');
+  const state = as('white');
+  assert.equal(stoneCount(state.board, 'white', t), '22 stones');
+  const last = as('white', { position: 'W......../........./........./........./BB....... w 0' });
+  assert.equal(stoneCount(last.board, 'white', t), '1 stone');
+  assert.equal(stoneCount(last.board, 'black', t), '2 stones');
+  assert.equal(stoneCount(null, 'white', t), '', 'nothing before the board is known');
+});
