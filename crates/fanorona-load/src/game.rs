@@ -17,13 +17,16 @@ use crate::{
 };
 
 /// How long a step may wait for the new state before it counts as lost.
-const STATE_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const STATE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The run's phases, broadcast to every slot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
     /// Creating games and connecting; nobody steps yet.
     Ramp,
+    /// Everything is connected; only the games against the computer play,
+    /// so that the computer is as busy when the window opens as during it.
+    Warm,
     /// The measured window: games step.
     Measure,
     /// Close everything.
@@ -155,29 +158,37 @@ impl Player {
 
     /// Reads until the first state.
     async fn first_state(&mut self, stats: &Stats) -> Result<(), WireError> {
-        let read = async {
-            while let Some(frame) = self.socket.next().await {
-                if let Ok(Message::Text(text)) = frame {
-                    stats.message(text.len());
-                    let msg = ServerMsg::parse(text.as_str())?;
-                    if msg.kind == "state" {
-                        self.last = Some(msg);
-                        return Ok(());
-                    }
-                } else if frame.is_err() {
-                    break;
-                }
-            }
-            Err(WireError {
-                kind: "closed_before_state".into(),
-                detail: "no state".into(),
-            })
-        };
-        timeout(STATE_TIMEOUT, read).await.unwrap_or(Err(WireError {
-            kind: "first_state_timeout".into(),
-            detail: "no state".into(),
-        }))
+        self.last = Some(first_state(&mut self.socket, stats).await?);
+        Ok(())
     }
+}
+
+/// Reads `socket` until the first state, for at most [`STATE_TIMEOUT`].
+pub(crate) async fn first_state(
+    socket: &mut Socket,
+    stats: &Stats,
+) -> Result<ServerMsg, WireError> {
+    let read = async {
+        while let Some(frame) = socket.next().await {
+            if let Ok(Message::Text(text)) = frame {
+                stats.message(text.len());
+                let msg = ServerMsg::parse(text.as_str())?;
+                if msg.kind == "state" {
+                    return Ok(msg);
+                }
+            } else if frame.is_err() {
+                break;
+            }
+        }
+        Err(WireError {
+            kind: "closed_before_state".into(),
+            detail: "no state".into(),
+        })
+    };
+    timeout(STATE_TIMEOUT, read).await.unwrap_or(Err(WireError {
+        kind: "first_state_timeout".into(),
+        detail: "no state".into(),
+    }))
 }
 
 /// A spectator: reads and counts until its game ends.

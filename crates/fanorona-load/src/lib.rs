@@ -6,14 +6,19 @@
 //! (a step sent by one player until the opponent receives the new state),
 //! the server's memory and CPU time, and the same figures for a raw
 //! WebSocket echo server run by this tool on the same stack, so every
-//! figure can be given as a ratio to the transport's own cost.
+//! figure can be given as a ratio to the transport's own cost. Beside the
+//! games between people it can keep games against the computer, one
+//! socket each playing the person's side, to see whether the computer's
+//! searches slow the relay; their reply times are counted apart.
 
 pub mod cli;
+pub mod computer;
 pub mod echo;
 pub mod game;
 pub mod plot;
 pub mod procinfo;
 pub mod quick;
+pub mod reply;
 pub mod report;
 pub mod run;
 pub mod stats;

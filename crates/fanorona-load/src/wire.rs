@@ -164,6 +164,70 @@ pub async fn create_and_join(http: &reqwest::Client, target: &Target) -> Result<
     })
 }
 
+/// The person's seat in a new game against the computer.
+#[derive(Debug)]
+pub struct ComputerSeat {
+    /// The game id.
+    pub game_id: String,
+    /// The person's seat secret.
+    pub seat: String,
+    /// The person's seat index: 0 for White, 1 for Black.
+    pub me: usize,
+}
+
+#[derive(Deserialize)]
+struct CreatedAgainstComputer {
+    game_id: String,
+    seat: String,
+    color: String,
+}
+
+/// Creates a game against the computer at `level`, the creator (the
+/// person) moving first.
+///
+/// # Errors
+///
+/// Transport errors and any answer other than the documented success
+/// (`503 busy` when the computer's queue is full, as `create_http_503`).
+pub async fn create_against_computer(
+    http: &reqwest::Client,
+    target: &Target,
+    level: u8,
+) -> Result<ComputerSeat, WireError> {
+    let answer = http
+        .post(format!("{}/api/games", target.http))
+        .json(&serde_json::json!({"opponent": "computer", "level": level, "first": "me"}))
+        .send()
+        .await
+        .map_err(|e| WireError::new("create_request", e))?;
+    if answer.status().as_u16() != 201 {
+        return Err(WireError::new(
+            format!("create_http_{}", answer.status().as_u16()),
+            "create refused",
+        ));
+    }
+    let created: CreatedAgainstComputer = answer
+        .json()
+        .await
+        .map_err(|e| WireError::new("create_body", e))?;
+    let me = seat_index(&created.color)
+        .ok_or_else(|| WireError::new("create_body", format!("colour {:?}", created.color)))?;
+    Ok(ComputerSeat {
+        game_id: created.game_id,
+        seat: created.seat,
+        me,
+    })
+}
+
+/// The seat index of a colour's name: 0 for `white`, 1 for `black`.
+fn seat_index(color: &str) -> Option<usize> {
+    match color {
+        "white" => Some(0),
+        "black" => Some(1),
+        _ => None,
+    }
+}
+
 /// Opens a WebSocket to `url`, with `Authorization: Bearer {seat}` when a
 /// seat is given. The read buffer is small and writes are not buffered,
 /// as in the server.
@@ -239,11 +303,7 @@ impl ServerMsg {
 
     /// The seat index of the side to move: 0 for White, 1 for Black.
     pub fn mover(&self) -> Option<usize> {
-        match self.side_to_move.as_deref() {
-            Some("white") => Some(0),
-            Some("black") => Some(1),
-            _ => None,
-        }
+        self.side_to_move.as_deref().and_then(seat_index)
     }
 
     /// Whether the game has ended.
