@@ -45,6 +45,22 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 0)]
     pub spectators: usize,
 
+    /// Games against the computer to keep beside the `--games` between
+    /// people: one socket each plays the person's side (White) at the same
+    /// pace, and the computer replies. They play from twice `--interval`
+    /// before the window until its end; their figures (the computer's
+    /// turns, games finished, reply times) are counted apart and never
+    /// enter the relay's.
+    #[arg(long, default_value_t = 0)]
+    pub computer_games: usize,
+
+    /// The computer's level in those games, 1 to 6. The default, 6
+    /// (Strongest), is the most expensive: a million nodes a turn, about
+    /// 0.4 to 0.9 s of a core, so it loads the server's search threads
+    /// the most.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=6))]
+    pub computer_level: u8,
+
     /// Mean time between two steps of one game (each wait is drawn
     /// uniformly between half and one and a half of it).
     #[arg(long, default_value = "5s", value_parser = parse_duration)]
@@ -136,6 +152,55 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn computer_games_are_off_unless_asked() {
+        let Command::Run(args) =
+            Cli::parse_from(["fanorona-load", "run", "--url", "http://a:1"]).command
+        else {
+            panic!("not run");
+        };
+        assert_eq!((args.computer_games, args.computer_level), (0, 6));
+        let Command::Run(args) = Cli::parse_from([
+            "fanorona-load",
+            "run",
+            "--url",
+            "http://a:1",
+            "--computer-games",
+            "10",
+            "--computer-level",
+            "3",
+        ])
+        .command
+        else {
+            panic!("not run");
+        };
+        assert_eq!((args.computer_games, args.computer_level), (10, 3));
+    }
+
+    #[test]
+    fn a_level_outside_one_to_six_is_refused() {
+        for bad in ["0", "7", "-1", "strong"] {
+            let parsed = Cli::try_parse_from([
+                "fanorona-load",
+                "run",
+                "--url",
+                "http://a:1",
+                "--computer-level",
+                bad,
+            ]);
+            assert!(parsed.is_err(), "{bad} was accepted");
+        }
+        let parsed = Cli::try_parse_from([
+            "fanorona-load",
+            "run",
+            "--url",
+            "http://a:1",
+            "--computer-games",
+            "-3",
+        ]);
+        assert!(parsed.is_err());
+    }
 
     #[test]
     fn durations_read_their_unit() {

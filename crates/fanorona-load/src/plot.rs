@@ -1,6 +1,7 @@
 //! `plot`: an SVG of how the cost grows with the number of games, drawn
-//! from the CSV lines of several runs (open-loop lines; the last line of
-//! each kind and game count wins).
+//! from the CSV lines of several runs (open-loop lines without games
+//! against the computer beside them; the last line of each kind and game
+//! count wins).
 
 use std::{collections::BTreeMap, error::Error, fmt::Write as _};
 
@@ -78,7 +79,11 @@ fn read_rows(text: &str) -> Rows {
         let (Some(kind), Some(games)) = (row.get("kind").cloned(), games) else {
             continue;
         };
-        if row.get("mode").map(String::as_str) == Some("open") {
+        // Lines written before the column existed had none beside.
+        let beside = row
+            .get("computer_games")
+            .is_some_and(|n| !matches!(n.as_str(), "" | "0"));
+        if row.get("mode").map(String::as_str) == Some("open") && !beside {
             rows.insert((kind, games), row);
         }
     }
@@ -215,18 +220,41 @@ mod tests {
     use super::*;
     use crate::report::CSV_HEADER;
 
+    /// A CSV line of `kind` and `games` with every other cell `1`, but
+    /// `computer_games` set to `beside`.
+    fn line(kind: &str, games: u64, beside: u64) -> String {
+        let header: Vec<&str> = CSV_HEADER.split(',').collect();
+        let column = |name: &str| header.iter().position(|h| *h == name).expect(name);
+        let mut cells = vec!["1".to_owned(); header.len()];
+        cells[column("kind")] = kind.to_owned();
+        cells[column("mode")] = "open".to_owned();
+        cells[column("games")] = games.to_string();
+        cells[column("computer_games")] = beside.to_string();
+        cells.join(",")
+    }
+
+    #[test]
+    fn runs_with_games_against_the_computer_are_not_plotted() {
+        let csv = format!(
+            "{CSV_HEADER}\n{}\n{}\n",
+            line("relay", 1000, 0),
+            line("relay", 1000, 50)
+        );
+        let rows = read_rows(&csv);
+        assert_eq!(rows.len(), 1);
+        let kept = rows
+            .get(&("relay".to_owned(), 1000))
+            .expect("the plain run");
+        assert_eq!(kept.get("computer_games").map(String::as_str), Some("0"));
+        // A line from before the column: plotted.
+        let old_header = CSV_HEADER.split(",computer_games").next().expect("header");
+        let old = format!("{old_header}\n{}\n", line("relay", 100, 50));
+        assert_eq!(read_rows(&old).len(), 1);
+    }
+
     #[test]
     fn the_plot_has_a_line_per_series() {
-        let columns = CSV_HEADER.split(',').count();
-        let line = |kind: &str, games: u64| {
-            let mut cells = vec!["1"; columns];
-            cells[1] = kind;
-            cells[2] = "open";
-            let g = games.to_string();
-            let mut owned: Vec<String> = cells.iter().map(|c| (*c).to_owned()).collect();
-            owned[3] = g;
-            owned.join(",")
-        };
+        let line = |kind: &str, games: u64| line(kind, games, 0);
         let csv = format!(
             "{CSV_HEADER}\n{}\n{}\n{}\n{}\n",
             line("relay", 100),

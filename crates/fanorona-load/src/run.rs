@@ -12,10 +12,11 @@ use tokio::{
 
 use crate::{
     cli::RunArgs,
+    computer::{self, ComputerCtx, Tally},
     echo::{self, EchoCtx},
     game::{self, Ctx, Pace, Phase},
     procinfo,
-    report::{self, PhaseResult},
+    report::{self, ComputerResult, PhaseResult},
     stats::Stats,
     wire::Target,
 };
@@ -49,7 +50,7 @@ pub async fn run(args: RunArgs) -> Result<(), Box<dyn Error>> {
             procinfo::pid_listening_on(port)?
         }
     };
-    let sockets_needed = (args.games * (2 + args.spectators)) as u64;
+    let sockets_needed = (args.games * (2 + args.spectators) + args.computer_games) as u64;
     eprintln!(
         "machine: {}; open-file limit {files}; server pid {pid}",
         procinfo::machine()
@@ -139,7 +140,34 @@ async fn relay_phase(
         set.spawn(game::run_slot(ctx.clone(), slot, rx.clone()));
     }
     eprintln!("relay: {} games, pid {pid}", args.games);
-    drive("relay", args, pid, &stats, before, tx, set).await
+    let beside = (args.computer_games > 0).then(|| {
+        let tally = Arc::new(Tally::new());
+        let ctx = Arc::new(ComputerCtx {
+            http: ctx.http.clone(),
+            targets: ctx.targets.clone(),
+            pace,
+            level: args.computer_level,
+            tally: tally.clone(),
+            setup: Semaphore::new(args.setup_concurrency.max(1)),
+        });
+        let mut set = JoinSet::new();
+        for slot in 0..args.computer_games {
+            set.spawn(computer::run_slot(ctx.clone(), slot, rx.clone()));
+        }
+        eprintln!(
+            "computer: {} games at level {} beside them",
+            args.computer_games, args.computer_level
+        );
+        Beside { tally, set }
+    });
+    let phase = Slots {
+        stats,
+        set,
+        tx,
+        before,
+        beside,
+    };
+    drive("relay", args, pid, phase).await
 }
 
 async fn echo_phase(
@@ -186,7 +214,14 @@ async fn echo_phase(
         "echo: {} pairs of {size}-byte messages on {address}, pid {pid}",
         set.len()
     );
-    let result = drive("echo", args, pid, &stats, before, tx, set).await;
+    let phase = Slots {
+        stats,
+        set,
+        tx,
+        before,
+        beside: None,
+    };
+    let result = drive("echo", args, pid, phase).await;
     let _ = child.kill().await;
     result
 }
@@ -213,67 +248,160 @@ impl Before {
     }
 }
 
-/// Waits for every slot to be up, measures the window, stops the slots.
-async fn drive(
-    kind: &'static str,
-    args: &RunArgs,
-    pid: u32,
-    stats: &Stats,
-    before: Before,
+/// The slots of one phase, started and waiting in the ramp.
+struct Slots {
+    /// The phase's counters.
+    stats: Arc<Stats>,
+    /// Its slots.
+    set: JoinSet<()>,
+    /// Tells every slot, those beside too, the phase.
     tx: watch::Sender<Phase>,
-    mut set: JoinSet<()>,
-) -> Result<PhaseResult, Box<dyn Error>> {
-    let slots = set.len();
+    /// Read before any of its sockets opened.
+    before: Before,
+    /// The games against the computer beside the relay's, if any.
+    beside: Option<Beside>,
+}
+
+/// The games against the computer played beside the relay's.
+struct Beside {
+    /// Their counters, apart from the relay's.
+    tally: Arc<Tally>,
+    /// Their slots.
+    set: JoinSet<()>,
+}
+
+impl Slots {
+    /// Slots whose first game (or pair) is up, and how many there are,
+    /// those beside included.
+    fn ready(&self) -> (usize, usize) {
+        let ready = |stats: &Stats| stats.ready.load(std::sync::atomic::Ordering::SeqCst);
+        let mut up = (ready(&self.stats), self.set.len());
+        if let Some(beside) = &self.beside {
+            up.0 += ready(&beside.tally.stats);
+            up.1 += beside.set.len();
+        }
+        up
+    }
+
+    /// Starts or stops counting the window, beside too.
+    fn set_recording(&self, on: bool) {
+        self.stats.set_recording(on);
+        if let Some(beside) = &self.beside {
+            beside.tally.stats.set_recording(on);
+        }
+    }
+
+    /// Tells every slot to stop and waits for them, 30 s at most.
+    async fn stop(mut self) {
+        let _ = self.tx.send(Phase::Stop);
+        let mut sets = vec![self.set];
+        sets.extend(self.beside.take().map(|b| b.set));
+        for mut set in sets {
+            if timeout(Duration::from_secs(30), async {
+                while set.join_next().await.is_some() {}
+            })
+            .await
+            .is_err()
+            {
+                set.abort_all();
+            }
+        }
+    }
+}
+
+/// The sockets open now.
+fn sockets(stats: &Stats) -> i64 {
+    stats.sockets.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// How long the games against the computer play before the window opens:
+/// twice the pace's mean interval, so that every person has stepped and
+/// the computer's queue has filled as it will stay.
+fn warm_up(interval: Duration) -> Duration {
+    interval.saturating_mul(2)
+}
+
+/// Waits until every slot is up, or the ramp timeout; returns the time
+/// it took.
+async fn ramp(kind: &str, args: &RunArgs, slots: &Slots) -> Duration {
     let started = Instant::now();
     let mut report_at = started;
-    while stats.ready.load(std::sync::atomic::Ordering::SeqCst) < slots
-        && started.elapsed() < args.ramp_timeout
-    {
+    loop {
+        let (up, all) = slots.ready();
+        if up >= all || started.elapsed() >= args.ramp_timeout {
+            break;
+        }
         if report_at.elapsed() >= Duration::from_secs(5) {
             report_at = Instant::now();
             eprintln!(
-                "{kind}: {} of {slots} up, {} sockets, {:.0} s",
-                stats.ready.load(std::sync::atomic::Ordering::SeqCst),
-                stats.sockets.load(std::sync::atomic::Ordering::Relaxed),
+                "{kind}: {up} of {all} up, {} sockets, {:.0} s",
+                sockets(&slots.stats),
                 started.elapsed().as_secs_f64()
             );
         }
         sleep(Duration::from_millis(100)).await;
     }
-    let ramp = started.elapsed();
+    started.elapsed()
+}
+
+/// Waits for every slot to be up, lets the games against the computer
+/// warm up, measures the window, stops the slots.
+async fn drive(
+    kind: &'static str,
+    args: &RunArgs,
+    pid: u32,
+    slots: Slots,
+) -> Result<PhaseResult, Box<dyn Error>> {
+    let slot_count = slots.set.len();
+    let ramp = ramp(kind, args, &slots).await;
     sleep(Duration::from_secs(2)).await;
+    let stats = slots.stats.clone();
     let rss_after_kib = procinfo::rss_kib(pid)?;
-    let sockets_up = stats.sockets.load(std::sync::atomic::Ordering::Relaxed);
+    let sockets_up = sockets(&stats);
+    let warm = if slots.beside.is_some() {
+        let warm = warm_up(args.interval);
+        let _ = slots.tx.send(Phase::Warm);
+        eprintln!(
+            "{kind}: the games against the computer play for {:.1} s before the window",
+            warm.as_secs_f64()
+        );
+        sleep(warm).await;
+        warm
+    } else {
+        Duration::ZERO
+    };
+    let computer_up = slots.beside.as_ref().map(|b| sockets(&b.tally.stats));
     let (cpu0, tool0) = (procinfo::cpu_seconds(pid)?, procinfo::own_cpu_seconds());
     let window_start = Instant::now();
-    stats.set_recording(true);
-    let _ = tx.send(Phase::Measure);
+    slots.set_recording(true);
+    let _ = slots.tx.send(Phase::Measure);
     eprintln!(
         "{kind}: {sockets_up} sockets up after {:.1} s; measuring {:?}",
         ramp.as_secs_f64(),
         args.duration
     );
     sleep(args.duration).await;
-    stats.set_recording(false);
+    slots.set_recording(false);
     let window = window_start.elapsed();
     let (cpu1, tool1) = (procinfo::cpu_seconds(pid)?, procinfo::own_cpu_seconds());
     let rss_end_kib = procinfo::rss_kib(pid)?;
-    let sockets_end = stats.sockets.load(std::sync::atomic::Ordering::Relaxed);
+    let sockets_end = sockets(&stats);
     let snapshot = stats.snapshot();
-    let _ = tx.send(Phase::Stop);
-    if timeout(Duration::from_secs(30), async {
-        while set.join_next().await.is_some() {}
-    })
-    .await
-    .is_err()
-    {
-        set.abort_all();
-    }
+    let (rss_before_kib, load_start) = (slots.before.rss_kib, slots.before.load);
+    let computer = slots.beside.as_ref().map(|b| ComputerResult {
+        games: args.computer_games,
+        level: args.computer_level,
+        sockets_up: computer_up.unwrap_or(0),
+        sockets_end: sockets(&b.tally.stats),
+        warm_up: warm,
+        tally: b.tally.snapshot(),
+    });
+    slots.stop().await;
     Ok(PhaseResult {
         kind,
         closed_loop: args.closed_loop,
         games: args.games,
-        slots,
+        slots: slot_count,
         spectators: args.spectators,
         interval: args.interval,
         sockets_up,
@@ -281,7 +409,7 @@ async fn drive(
         ramp,
         window,
         snapshot,
-        rss_before_kib: before.rss_kib,
+        rss_before_kib,
         rss_after_kib,
         rss_end_kib,
         cpu_s: cpu1 - cpu0,
@@ -292,14 +420,21 @@ async fn drive(
         games_finished: stats
             .games_finished
             .load(std::sync::atomic::Ordering::Relaxed),
-        load_start: before.load,
+        load_start,
         load_end: procinfo::loadavg(),
+        computer,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_computer_warms_up_for_two_intervals() {
+        assert_eq!(warm_up(Duration::from_secs(5)), Duration::from_secs(10));
+        assert_eq!(warm_up(Duration::MAX), Duration::MAX);
+    }
 
     #[test]
     fn the_echo_payload_has_the_asked_size() {
