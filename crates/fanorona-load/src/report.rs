@@ -206,7 +206,7 @@ pub fn computer_summary(c: &ComputerResult, window: Duration) -> String {
     );
     let _ = writeln!(
         out,
-        "  reply (the person's last step of a turn to the computer's first step, with the server's think and step delays): {} replies, p50 {}, p90 {}, p99 {}, max {}",
+        "  reply, the person's last step of a turn to the computer's first (its queue and min-think included): {} replies, p50 {}, p90 {}, p99 {}, max {}",
         t.stats.steps,
         ms(p50),
         ms(p90),
