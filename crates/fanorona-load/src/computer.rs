@@ -192,8 +192,9 @@ enum After {
 }
 
 /// Plays `game` until it ends, its socket drops, a wait times out or the
-/// run stops, then closes it. The person steps only while
-/// [`playing`], each step after a think time drawn from the pace.
+/// run stops, then closes it. The person steps only in
+/// [`Phase::Warm`] and [`Phase::Measure`], each step after a think time
+/// drawn from the pace.
 pub async fn play_game(
     ctx: &ComputerCtx,
     mut game: Game,
