@@ -211,6 +211,44 @@ async fn the_computer_moves_first_when_asked() {
     assert_eq!(error["code"], "nothing_to_take_back");
 }
 
+/// Searches run at the lowest priority, so they never take a core from
+/// the threads that relay the games between people; the server's other
+/// threads keep theirs.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn the_search_threads_run_at_the_lowest_priority() {
+    let (server, _dir) = fast_server().await;
+    let body = json!({ "opponent": "computer", "level": 1, "first": "computer" });
+    let (_, id, seat) = computer_game(&server, body).await;
+    let mut ws = Ws::connect(&server, &id, Some(&seat)).await;
+    computer_reply(&mut ws, &json!("black"), 0).await;
+    // Each thread's name and nice value, from /proc (the nice value is the
+    // 19th field of `stat`, the 17th after the name's closing parenthesis).
+    let nice = |dir: &std::path::Path| -> i32 {
+        let stat = std::fs::read_to_string(dir.join("stat")).unwrap();
+        let after_name = &stat[stat.rfind(')').unwrap() + 2..];
+        after_name.split(' ').nth(16).unwrap().parse().unwrap()
+    };
+    // The test may itself run niced: the other threads keep the process's.
+    let base = nice(std::path::Path::new("/proc/self"));
+    let mut searchers = 0;
+    let mut others = 0;
+    for task in std::fs::read_dir("/proc/self/task").unwrap() {
+        let dir = task.unwrap().path();
+        let name = std::fs::read_to_string(dir.join("comm")).unwrap();
+        let name = name.trim();
+        if name.starts_with("engine-") && name != "engine-watch" {
+            assert_eq!(nice(&dir), 19, "{name}");
+            searchers += 1;
+        } else {
+            assert_eq!(nice(&dir), base, "{name}");
+            others += 1;
+        }
+    }
+    assert!(searchers >= 1, "a search thread was found");
+    assert!(others >= 2, "the other threads were found");
+}
+
 /// The fields a takeback restores.
 fn board(state: &Value) -> Value {
     json!({
