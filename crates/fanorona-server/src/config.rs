@@ -125,6 +125,13 @@ pub struct Config {
     #[arg(long, env = "FANORONA_ENGINE_MAX_TIME", default_value = "5s", value_parser = humantime::parse_duration)]
     pub engine_max_time: Duration,
 
+    /// The nice value of the search threads (Linux): 19, the lowest
+    /// priority, lets a search use a core only when the relay of games
+    /// between people leaves it idle; 0 gives them the same share as the
+    /// rest of the server.
+    #[arg(long, env = "FANORONA_ENGINE_NICE", default_value_t = 19, value_parser = clap::value_parser!(i32).range(0..=19))]
+    pub engine_nice: i32,
+
     /// The transposition table of each search thread, in MiB.
     #[arg(long, env = "FANORONA_ENGINE_TABLE_MB", default_value_t = 16)]
     pub engine_table_mb: usize,
@@ -243,6 +250,7 @@ impl fmt::Debug for Config {
             .field("max_connections", &self.max_connections)
             .field("shutdown_timeout", &self.shutdown_timeout)
             .field("engine_threads", &self.engine_threads)
+            .field("engine_nice", &self.engine_nice)
             .field("engine_queue", &self.engine_queue)
             .field("engine_max_time", &self.engine_max_time)
             .field("engine_table_mb", &self.engine_table_mb)
@@ -279,8 +287,19 @@ mod tests {
         assert_eq!(config.engine_queue, 256);
         assert_eq!(config.engine_max_time, Duration::from_secs(5));
         assert_eq!(config.engine_table_mb, 16);
+        assert_eq!(config.engine_nice, 19);
         assert_eq!(config.computer_step_delay, Duration::from_millis(600));
         assert_eq!(config.computer_min_think, Duration::from_millis(500));
+    }
+
+    #[test]
+    fn the_search_threads_nice_value_is_0_to_19() {
+        let nice = |v: &str| Config::try_parse_from(["fanorona-server", "--engine-nice", v]);
+        assert_eq!(nice("0").map(|c| c.engine_nice).ok(), Some(0));
+        assert_eq!(nice("19").map(|c| c.engine_nice).ok(), Some(19));
+        for bad in ["-1", "20", "low"] {
+            assert!(nice(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -90,6 +90,7 @@ struct Settings {
     queue: usize,
     max_time: Duration,
     table_bytes: usize,
+    nice: i32,
 }
 
 /// One search waiting for a thread.
@@ -135,6 +136,7 @@ impl Pool {
             queue: config.engine_queue,
             max_time: config.engine_max_time,
             table_bytes: config.engine_table_mb << 20,
+            nice: config.engine_nice,
         };
         Pool {
             inner: Arc::new(Inner {

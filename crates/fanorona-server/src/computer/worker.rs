@@ -85,28 +85,26 @@ fn next_job(inner: &Inner, index: usize) -> Option<Job> {
     }
 }
 
-/// The nice value of the search threads: the lowest priority. A search
-/// keeps its core busy for up to a second, and the runtime's threads that
-/// relay the games between people must not wait behind it: at nice 19 a
-/// search gets a core only when the relay leaves it idle (measured in
-/// `docs/PERF.md`, "Games against the computer beside games between
-/// people").
-pub(crate) const SEARCH_NICE: i32 = 19;
-
-/// Lowers the calling thread to [`SEARCH_NICE`]. On Linux the priority is
-/// the thread's own, so the server's other threads keep theirs; elsewhere
-/// it would be the whole process's, so nothing changes there.
-fn lower_priority() {
+/// Lowers the calling thread to `nice` (`--engine-nice`, 19 by default:
+/// the lowest priority). A search keeps its core busy for up to a second,
+/// and the runtime's threads that relay the games between people must not
+/// wait behind it; measured in `docs/PERF.md`, "Games against the computer
+/// beside games between people". On Linux the priority is the thread's
+/// own, so the server's other threads keep theirs; elsewhere it would be
+/// the whole process's, so nothing changes there.
+fn lower_priority(nice: i32) {
     #[cfg(target_os = "linux")]
-    if let Err(error) = rustix::process::setpriority_process(None, SEARCH_NICE) {
-        tracing::warn!(%error, "cannot lower the priority of a search thread");
+    if let Err(error) = rustix::process::setpriority_process(None, nice) {
+        tracing::warn!(%error, nice, "cannot lower the priority of a search thread");
     }
+    #[cfg(not(target_os = "linux"))]
+    let _ = nice;
 }
 
 /// One search thread: one engine, searching job after job, at the lowest
 /// priority.
 fn search_loop(inner: &Inner, index: usize) {
-    lower_priority();
+    lower_priority(inner.settings.nice);
     let config = EngineConfig {
         table_bytes: inner.settings.table_bytes,
         ..EngineConfig::default()
