@@ -12,7 +12,7 @@ use std::{
     sync::Arc,
 };
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use fanorona::{perft, perft_steps, Position, Setup, Turn};
 use fanorona_engine::{Config, Engine, Limits, MatchConfig, Player, Tables};
 
@@ -112,15 +112,8 @@ enum Command {
             allow_negative_numbers = true
         )]
         level: Option<String>,
-        /// Use endgame tables of every position with up to this many
-        /// stones (0 to 5; 0 for none). 4 takes about a second to build.
-        #[arg(
-            long,
-            value_name = "STONES",
-            default_value = "4",
-            allow_negative_numbers = true
-        )]
-        tables: String,
+        #[command(flatten)]
+        tables: TablesArg,
     },
     /// Answer the engine protocol on stdin and stdout, for matches with
     /// other programs.
@@ -133,18 +126,11 @@ enum Command {
     /// `error REASON`. The protocol is described in the engine crate's
     /// README.
     Engine {
-        /// Use endgame tables of every position with up to this many
-        /// stones (0 to 5; 0 for none). 4 takes about a second to build.
-        #[arg(
-            long,
-            value_name = "STONES",
-            default_value = "4",
-            allow_negative_numbers = true
-        )]
-        tables: String,
+        #[command(flatten)]
+        tables: TablesArg,
     },
     /// Solve the endgame tables and print their size and the time taken;
-    /// with --out, write them to a file that `--tables-file` reads back.
+    /// with --out, write them to a file that `--tables FILE` reads back.
     Tables {
         /// Every position with up to this many stones, 2 to 5.
         #[arg(
@@ -196,16 +182,24 @@ enum Command {
             allow_negative_numbers = true
         )]
         seed: String,
-        /// Use endgame tables of every position with up to this many
-        /// stones (0 to 5; 0 for none). 4 takes about a second to build.
-        #[arg(
-            long,
-            value_name = "STONES",
-            default_value = "4",
-            allow_negative_numbers = true
-        )]
-        tables: String,
+        #[command(flatten)]
+        tables: TablesArg,
     },
+}
+
+/// The `--tables` option of `analyse`, `engine` and `match`.
+#[derive(Args, Debug)]
+struct TablesArg {
+    /// Use endgame tables: every position with up to this many stones (0
+    /// to 5; 0 for none; 4 takes about a second to build), or a file that
+    /// `fanorona tables --out FILE` wrote.
+    #[arg(
+        long = "tables",
+        value_name = "STONES|FILE",
+        default_value = "4",
+        allow_negative_numbers = true
+    )]
+    value: String,
 }
 
 /// Why a command failed; each kind has its own exit code.
@@ -295,7 +289,7 @@ fn run(command: Command) -> Result<(), Failure> {
             tables,
         } => {
             let pos = parse_position(&position)?;
-            let tables = endgame_tables(&tables)?;
+            let tables = endgame_tables(&tables.value)?;
             let how = match (level, time, nodes, depth) {
                 (Some(level), ..) => Think::Level(usage(parse_level(&level))?),
                 (None, Some(ms), ..) => Think::Limits(usage(parse_limit("time", &ms))?),
@@ -309,7 +303,7 @@ fn run(command: Command) -> Result<(), Failure> {
             Ok(())
         }
         Command::Engine { tables } => {
-            let tables = endgame_tables(&tables)?;
+            let tables = endgame_tables(&tables.value)?;
             protocol::run(io::stdin().lock(), &mut out, tables)?;
             Ok(())
         }
@@ -358,7 +352,7 @@ fn run(command: Command) -> Result<(), Failure> {
                     None => None,
                 },
                 seed: parse_number("seed", &seed, 0)?,
-                tables: endgame_tables(&tables)?,
+                tables: endgame_tables(&tables.value)?,
             };
             arena::play(&mut out, first, second, &config)
         }

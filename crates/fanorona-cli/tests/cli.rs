@@ -1,74 +1,15 @@
 //! Runs the built `fanorona` binary and checks what it prints and how it
 //! exits.
 
-use std::{
-    io::Write,
-    process::{Command, Stdio},
-};
+mod common;
+
+use common::{fails, fanorona, fanorona_with_input, ok, NO_BLACK_STONES, QUIET};
 
 const START: &str = "BBBBBBBBB/BBBBBBBBB/BWBW.BWBW/WWWWWWWWW/WWWWWWWWW w 0";
-/// Black to move with no stones left: White has won.
-const NO_BLACK_STONES: &str = "........./........./....W..../........./......... b 3";
 /// Fifty turns without a capture: a draw.
 const FIFTY: &str = "B.......B/........./....W..../........./W.......W w 50";
-/// Three white stones with only paika steps, listed out of byte order by
-/// the generator.
-const QUIET: &str = "B.......B/........./....W..../........./W.......W w 7";
 /// White's e2 takes e1 by withdrawal, then may go on to take g3.
 const CHAIN: &str = "....B..../........./......B../....W..../....B.... w";
-
-/// What one run of the binary gave.
-#[derive(Debug)]
-struct Run {
-    stdout: String,
-    stderr: String,
-    code: Option<i32>,
-}
-
-fn fanorona(args: &[&str]) -> Run {
-    fanorona_with_input(args, b"")
-}
-
-/// Runs the binary with `input` on its standard input.
-fn fanorona_with_input(args: &[&str], input: &[u8]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fanorona"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the fanorona binary runs");
-    let mut stdin = child.stdin.take().expect("a pipe");
-    // A binary that does not read its input closes the pipe early.
-    let _ = stdin.write_all(input);
-    drop(stdin);
-    let output = child.wait_with_output().expect("the fanorona binary ends");
-    let run = Run {
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-        code: output.status.code(),
-    };
-    assert!(!run.stderr.contains("panicked"), "{run:?}");
-    run
-}
-
-/// Runs the binary, expecting success and an empty stderr; returns stdout.
-fn ok(args: &[&str]) -> String {
-    let run = fanorona(args);
-    assert_eq!(run.code, Some(0), "{args:?}: {run:?}");
-    assert_eq!(run.stderr, "", "{args:?}");
-    run.stdout
-}
-
-/// Runs the binary, expecting `code`, nothing on stdout and exactly one
-/// line on stderr; returns that line without its newline.
-fn fails(code: i32, args: &[&str]) -> String {
-    let run = fanorona(args);
-    assert_eq!(run.code, Some(code), "{args:?}: {run:?}");
-    assert_eq!(run.stdout, "", "{args:?}");
-    assert_eq!(run.stderr.lines().count(), 1, "{args:?}: {run:?}");
-    run.stderr.trim_end().to_owned()
-}
 
 #[test]
 fn moves_lists_the_five_opening_captures() {

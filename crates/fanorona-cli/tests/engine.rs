@@ -4,62 +4,21 @@
 //! Debug builds search slowly, so every search here is limited by depth or
 //! nodes, in positions with few stones.
 
+mod common;
+
 use std::{
     io::{BufRead, BufReader, Write},
     process::{Command, Stdio},
 };
 
+use common::{fails, fanorona, ok, NO_BLACK_STONES, QUIET};
 use fanorona::{Color, Position, Setup, Turn};
 
-/// Three white stones against two black, with only paika steps.
-const QUIET: &str = "B.......B/........./....W..../........./W.......W w 7";
 /// A few stones each and captures for both sides.
 const FIGHT: &str = "B...B...B/.B.....B./..W.B.W../.W.....W./W...W...W w 0";
 /// White's e2-e3A takes e4 and e5, Black's last stones (so does
 /// c4-d4A-c3W); c4-d4A alone leaves e5.
 const WIN_IN_ONE: &str = "....B..../..W.B..../........./....W..../......... w";
-/// Black to move with no stones left: White has won.
-const NO_BLACK_STONES: &str = "........./........./....W..../........./......... b 3";
-
-/// What one run of the binary gave.
-#[derive(Debug)]
-struct Run {
-    stdout: String,
-    stderr: String,
-    code: Option<i32>,
-}
-
-fn fanorona(args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_fanorona"))
-        .args(args)
-        .output()
-        .expect("the fanorona binary runs");
-    let run = Run {
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-        code: output.status.code(),
-    };
-    assert!(!run.stderr.contains("panicked"), "{run:?}");
-    run
-}
-
-/// Runs the binary, expecting success and an empty stderr; returns stdout.
-fn ok(args: &[&str]) -> String {
-    let run = fanorona(args);
-    assert_eq!(run.code, Some(0), "{args:?}: {run:?}");
-    assert_eq!(run.stderr, "", "{args:?}");
-    run.stdout
-}
-
-/// Runs the binary, expecting exit code 2, nothing on stdout and one line
-/// on stderr; returns that line.
-fn usage_error(args: &[&str]) -> String {
-    let run = fanorona(args);
-    assert_eq!(run.code, Some(2), "{args:?}: {run:?}");
-    assert_eq!(run.stdout, "", "{args:?}");
-    assert_eq!(run.stderr.lines().count(), 1, "{args:?}: {run:?}");
-    run.stderr.trim_end().to_owned()
-}
 
 fn position(text: &str) -> Position {
     let setup: Setup = text.parse().expect("position text");
@@ -210,7 +169,7 @@ fn analyse_rejects_bad_input_with_one_line() {
         (&["analyse", "-", "--level", "7"], "invalid level \"7\""),
     ];
     for (args, expected) in cases {
-        let line = usage_error(args);
+        let line = fails(2, args);
         assert!(line.starts_with(&format!("fanorona: {expected}")), "{line}");
     }
 }
@@ -409,7 +368,7 @@ fn match_rejects_bad_input_with_one_line() {
     ];
     for (extra, expected) in cases {
         let args: Vec<&str> = base.iter().chain(extra).copied().collect();
-        let line = usage_error(&args);
+        let line = fails(2, &args);
         assert!(line.starts_with(&format!("fanorona: {expected}")), "{line}");
     }
 }
@@ -448,10 +407,10 @@ fn tables_are_solved_written_and_refused_when_out_of_range() {
     let out = ok(&["analyse", three, "--depth", "1", "--tables", "0"]);
     assert!(out.contains("score cp "), "{out}");
     let _ = std::fs::remove_file(&dir);
-    let line = usage_error(&["analyse", three, "--depth", "1", "--tables", path]);
+    let line = fails(2, &["analyse", three, "--depth", "1", "--tables", path]);
     assert!(line.contains("cannot read the tables file"), "{line}");
-    let line = usage_error(&["tables", "--stones", "6"]);
+    let line = fails(2, &["tables", "--stones", "6"]);
     assert!(line.contains("expected 2 to 5"), "{line}");
-    let line = usage_error(&["analyse", "start", "--tables", "9", "--depth", "1"]);
+    let line = fails(2, &["analyse", "start", "--tables", "9", "--depth", "1"]);
     assert!(line.contains("--tables"), "{line}");
 }
