@@ -2,8 +2,8 @@
 // built-in browsers of chat apps) that refuse the Clipboard API.
 
 /**
- * Copies the value of a text field and selects it.
- * @param {HTMLInputElement} input
+ * Copies the value of a text field (a line or a box) and selects it.
+ * @param {HTMLInputElement|HTMLTextAreaElement} input
  * @returns {Promise<boolean>} whether the text reached the clipboard
  */
 export async function copyText(input) {

@@ -67,13 +67,19 @@ async function create({ url, init }) {
   }
 }
 
+// The invitation takes the form's place; on a phone it also takes the
+// picture's, so that the link, Copy and "Waiting for your friend…" fit
+// the first screen. The focus goes to its heading, since the button
+// that had it is gone.
 function showInvite(created) {
   form.hidden = true;
   $('computer-form').hidden = true;
   document.querySelector('.opponents').hidden = true;
+  document.querySelector('.home').classList.add('inviting');
   $('invite').hidden = false;
   $('to-board').href = gamePath(created.id);
   showLink(created.inviteLink);
+  $('invite-heading').focus();
   waitForFriend(created);
 }
 
