@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync, constants } from 'node:zlib';
 import { readPage } from '../pages.js';
 
@@ -22,23 +22,58 @@ function moduleGraph(entry) {
 }
 
 // The bytes the server sends for a file to a browser that takes gzip: the
-// server compresses each file once at the best level, and sends it as it
-// is when it is under 256 bytes or gzip saves less than a tenth (see
-// crates/fanorona-server/src/routes/assets.rs). Browsers that take brotli
-// get fewer bytes still, so this is the budget's worst case.
+// server compresses each text file once at the best level, and sends it as
+// it is when it is under 256 bytes or gzip saves less than a tenth (see
+// crates/fanorona-server/src/routes/assets.rs); fonts and pictures other
+// than SVG go as they are. Browsers that take brotli get fewer bytes
+// still, so this is the budget's worst case.
+const TEXT = /\.(?:html|css|js|svg|json|txt)$/;
+
 function sentSize(file) {
   const plain = file.endsWith('.html') ? Buffer.from(readPage(file)) : readFileSync(new URL(file, WEB));
-  if (plain.length < 256) return plain.length;
+  if (plain.length < 256 || !TEXT.test(file)) return plain.length;
   const gzip = gzipSync(plain, { level: constants.Z_BEST_COMPRESSION }).length;
   return gzip + Math.floor(plain.length / 10) <= plain.length ? gzip : plain.length;
 }
 
+/**
+ * The files a style sheet loads (fonts, pictures), from its url()s, as
+ * paths under web/: a font the site's CSS names counts in a page's budget.
+ * @param {string} css the style sheet's text
+ * @param {string} path where it is, under web/ (for relative urls)
+ * @returns {string[]}
+ */
+export function cssRefs(css, path) {
+  const base = new URL(path, 'http://x/');
+  return [...css.replace(/\/\*[\s\S]*?\*\//g, '').matchAll(/url\(\s*(['"]?)([^'")]+)\1\s*\)/g)]
+    .map((m) => m[2])
+    .filter((ref) => !/^(?:data:|[a-z]+:\/\/|#)/.test(ref))
+    .map((ref) => new URL(ref, base).pathname.slice(1));
+}
+
+// A page and everything it loads: its style sheets, scripts and icons
+// (and any font or picture it preloads), the modules its scripts import,
+// and what its style sheets load.
 function assets(page) {
   const html = readPage(page);
-  const refs = [...html.matchAll(/(?:href|src)="\/([^"]+\.(?:css|js|svg))"/g)].map((m) => m[1]);
+  const refs = [...html.matchAll(/(?:href|src)="\/([^"?#]+\.(?!html")[a-z0-9]+)"/g)].map((m) => m[1]);
   const scripts = refs.filter((r) => r.endsWith('.js')).flatMap(moduleGraph);
-  return [page, ...new Set([...refs, ...scripts])];
+  const styles = refs.filter((r) => r.endsWith('.css'))
+    .flatMap((r) => cssRefs(readFileSync(new URL(r, WEB), 'utf8'), r));
+  return [page, ...new Set([...refs, ...scripts, ...styles])];
 }
+
+test('what a style sheet loads is found, so a font cannot escape the budget', () => {
+  const css = `/* url(/not/this.woff2) */
+    @font-face { font-family: X; src: url("/fonts/x.woff2") format("woff2"); font-display: swap; }
+    .a { background: url(../img/b.png) no-repeat, url('c.svg'); }
+    .b { mask: url(data:image/svg+xml;base64,AAAA); fill: url(#grad); }`;
+  assert.deepEqual(cssRefs(css, 'css/site.css'), ['fonts/x.woff2', 'img/b.png', 'css/c.svg']);
+  // What the pages load, style sheets' files included, exists under web/.
+  for (const page of ['index.html', 'game.html']) {
+    for (const file of assets(page)) assert.ok(existsSync(new URL(file, WEB)), `${page} loads ${file}`);
+  }
+});
 
 test('the game page with all its assets stays under 60 KB compressed', () => {
   const files = assets('game.html');
