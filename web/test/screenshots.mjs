@@ -1,9 +1,12 @@
-// Takes the game page's pictures for docs/screenshots/: a game in the
-// middle, as White sees it with a stone picked up, at a desktop in the
-// light and dark themes and on a phone. The turns are played through the
-// HTTP API, always the first of the steps that take the most, so every
-// run shows the same position. With pngquant installed (Debian package
-// `pngquant`) the files are made about three times smaller.
+// Takes the pictures of docs/screenshots/: the front page at 1280x800
+// and 1920x1080, the creator's invitation on a 390x844 phone just after
+// starting a game, and the game page in the middle of a game, as White
+// sees it with a stone picked up, at a desktop in the light and dark
+// themes, on a wide screen (game-wide, 1920x1080) and on a phone. The
+// turns are played through the HTTP API, always the first of the steps
+// that take the most, so every run shows the same position. With
+// pngquant installed (Debian package `pngquant`) the files are made
+// about three times smaller.
 //
 //   cargo build -p fanorona-server && node web/test/screenshots.mjs [DIR]
 
@@ -39,9 +42,40 @@ async function playTurn(server, id, secret) {
   return state;
 }
 
+// Saves the page as DIR/NAME.png, made smaller with pngquant when there.
+async function save(page, name) {
+  const file = join(DIR, `${name}.png`);
+  await page.screenshot({ path: file });
+  spawnSync('pngquant', ['--quality', '80-95', '--speed', '1', '--force', '--ext', '.png', file]);
+}
+
+// The front page as a first visit finds it, and the invitation its
+// creator gets after pressing Start a game.
+async function frontPages(browser, server) {
+  for (const [name, viewport] of [['home-desktop', [1280, 800]], ['home-wide', [1920, 1080]]]) {
+    const context = await browser.newContext({ viewport: { width: viewport[0], height: viewport[1] }, colorScheme: 'light' });
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.waitForSelector('.picture svg');
+    await save(page, name);
+    await context.close();
+  }
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 }, colorScheme: 'light', isMobile: true, hasTouch: true,
+  });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.click('#start');
+  await page.waitForSelector('#qr path');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await save(page, 'invite-phone');
+  await context.close();
+}
+
 const server = await startServer();
 const browser = await launchBrowser();
 try {
+  await frontPages(browser, server);
   const game = await createGame(server.url, { first: 'me' });
   const invite = new URL(game.invite_link).searchParams.get('invite');
   const black = await api(server, `/api/games/${game.game_id}/join`, { invite });
@@ -58,6 +92,7 @@ try {
     ['game-desktop-light', { viewport: { width: 1280, height: 800 }, colorScheme: 'light' }],
     ['game-desktop-dark', { viewport: { width: 1280, height: 800 }, colorScheme: 'dark' }],
     ['game-phone-light', { viewport: { width: 390, height: 844 }, colorScheme: 'light', hasTouch: true }],
+    ['game-wide', { viewport: { width: 1920, height: 1080 }, colorScheme: 'light' }],
   ]) {
     const context = await browser.newContext(options);
     const page = await context.newPage();
@@ -66,9 +101,7 @@ try {
     await page.click(`[data-sq="${pick}"] .hit`);
     await page.waitForSelector('.pt.selected');
     await page.mouse.move(0, 0);
-    const file = join(DIR, `${name}.png`);
-    await page.screenshot({ path: file });
-    spawnSync('pngquant', ['--quality', '80-95', '--speed', '1', '--force', '--ext', '.png', file]);
+    await save(page, name);
     await context.close();
   }
   console.log(`${state.moves.join(' ')}; White picks up ${pick}`);
