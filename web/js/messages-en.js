@@ -319,6 +319,7 @@ export const en = Object.freeze({
   'error.repeats_direction': 'The stone may not step the same way twice in a row.',
   'error.revisits_point': 'The stone may not come back to a point it stood on this turn.',
   'error.cannot_end_turn': 'You can only end your turn after a capture.',
+  'error.turn_already_over': 'The turn was already over: no further capture was possible.',
   'error.too_large': 'That message is too large for the server.',
   'error.unsupported_media_type': 'The server could not read that request. Reload the page and try again.',
   'error.rate_limited': 'Too many actions at once. Wait a moment and try again.',
