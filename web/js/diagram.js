@@ -43,7 +43,8 @@ export function drawDiagrams(root) {
     const dom = createBoard(host, {
       interactive: false,
       label: host.getAttribute('aria-label') || undefined,
-      coordinates: host.hasAttribute('data-coords'),
+      // data-coords="edge": centred in the board's margins.
+      coordinates: host.getAttribute('data-coords') === 'edge' ? 'edge' : host.hasAttribute('data-coords'),
     });
     // The wrapper is no longer the image: the drawing is.
     host.removeAttribute('aria-label');
