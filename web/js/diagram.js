@@ -37,7 +37,8 @@ function nameByCaption(svg, host) {
  * @param {ParentNode} root
  */
 export function drawDiagrams(root) {
-  for (const host of root.querySelectorAll('[data-position]')) {
+  // A board to try a rule on (data-try) is played, not drawn here.
+  for (const host of root.querySelectorAll('[data-position]:not([data-try])')) {
     const pos = parsePosition(host.getAttribute('data-position'));
     if (!pos) continue;
     const dom = createBoard(host, {
