@@ -143,9 +143,13 @@ test('a wrong turn is explained, and the board starts again', async () => {
   assert.equal(await page.locator('#try-approach .pt.taken').count(), 0);
   await solveByMouse(page, SOLUTIONS[1]);
 
-  // The other line of the same step.
+  // The other line of the same step. While the line is chosen, the rest
+  // of the board steps back, and its empty points stay empty.
   await tap(page, 'both', 'd3');
   await tap(page, 'both', 'e3');
+  const opacity = (sq) => page.$eval(`#try-both [data-sq="${sq}"] .stone`, (s) => getComputedStyle(s).opacity);
+  assert.equal(await opacity('a1'), '0', 'an empty point');
+  assert.equal(await opacity('c3'), '1', 'a stone of a line');
   await tap(page, 'both', 'f3');
   await waitText(page, says('both'), /d3-e3A took 1 stone by approach/);
 
