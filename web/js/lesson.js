@@ -112,8 +112,13 @@ export function judge(task, made) {
   }
   const mine = made.notation.split('-');
   for (const want of task.expect.map((t) => t.split('-'))) {
-    if (startsWith(want, mine)) return { right: false, key: 'rules.try.stopped', params: { ...params, count: mine.length - 1 } };
-    if (startsWith(mine, want)) return { right: false, key: 'rules.try.continued', params: { ...params, count: want.length - 1 } };
+    // Counted in captures: the landings of the turn made, or of the one asked for.
+    if (startsWith(want, mine)) {
+      return { right: false, key: 'rules.try.stopped', params: { ...params, count: mine.length - 1 } };
+    }
+    if (startsWith(mine, want)) {
+      return { right: false, key: 'rules.try.continued', params: { ...params, count: want.length - 1 } };
+    }
   }
   const kind = kindOf(mine[1]);
   if (kind !== 'paika' && task.expect.every((t) => kindOf(t.split('-')[1]) !== kind)) {

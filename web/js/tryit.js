@@ -18,123 +18,139 @@ import {
 /**
  * Makes every element marked data-try under a root a board to try a rule
  * on. The element holds the task (data-position, data-expect, data-wrong)
- * and, inside, .try-board, .try-choices, .try-says, .try-end and
- * .try-again.
+ * and, inside, .try-task, .try-board, .try-choices, .try-says, .try-end
+ * and .try-again.
  * @param {ParentNode} root
  * @param {(key: string, params?: object) => string} t
  */
 export function bindTryIts(root, t) {
   for (const host of root.querySelectorAll('[data-try]')) {
     const task = readTask(host.dataset);
-    if (task) bindTryIt(host, task, t);
+    if (task) new TryIt(host, task, t).ask('');
   }
 }
 
-function bindTryIt(host, task, t) {
-  const part = (name) => host.querySelector(`.try-${name}`);
-  const says = part('says');
-  const endButton = part('end');
-  const board = createBoard(part('board'), {
-    label: t('rules.try.board'), choices: part('choices'), coordinates: 'edge',
-  });
-  const prompt = part('task');
-  if (prompt && prompt.id) board.svg.setAttribute('aria-describedby', prompt.id);
+// Asks the rules; {ok, body}, where body is null when nothing readable came.
+async function fetchSteps(url) {
+  try {
+    const res = await fetch(url);
+    return { ok: res.ok, body: await res.json() };
+  } catch {
+    return { ok: false, body: null };
+  }
+}
 
-  let state = null;
-  let verdict = null;
-  let first = null;
-  let asked = 0;
+/** One board to try a rule on: its task, its view state and its verdict. */
+class TryIt {
+  constructor(host, task, t) {
+    this.host = host;
+    this.task = task;
+    this.t = t;
+    this.els = Object.fromEntries(['task', 'board', 'choices', 'says', 'end', 'again']
+      .map((name) => [name, host.querySelector(`.try-${name}`)]));
+    this.board = createBoard(this.els.board, {
+      label: t('rules.try.board'), choices: this.els.choices, coordinates: 'edge',
+    });
+    if (this.els.task && this.els.task.id) this.board.svg.setAttribute('aria-describedby', this.els.task.id);
+    this.state = null;
+    this.verdict = null;
+    this.first = null;
+    this.asked = 0;
+    this.draw = createScheduler(() => this.render());
+    this.bind();
+  }
 
-  const draw = createScheduler(() => {
+  render() {
+    const { state, els, t } = this;
     if (!state) return;
-    renderBoard(board, boardView(state), t);
-    renderDrag(board, dragView(state));
-    endButton.hidden = !(canAct(state) && state.game.canEndTurn);
-    const line = sayLine(state, verdict);
-    const text = line.key ? t(line.key, line.params) : '';
-    if (says.textContent !== text) says.textContent = text;
-    says.dataset.tone = line.tone;
-  });
-
-  function update(next) {
-    if (next === state) return;
-    state = next;
-    draw();
+    renderBoard(this.board, boardView(state), t);
+    renderDrag(this.board, dragView(state));
+    els.end.hidden = !(canAct(state) && state.game.canEndTurn);
+    const line = sayLine(state, this.verdict);
+    this.say(line.key ? t(line.key, line.params) : '', line.tone);
   }
 
-  // A fresh board: the reader plays the side to move.
-  function begin(game) {
-    verdict = null;
-    update(receiveState({ ...createState(), role: game.turn }, game));
+  say(text, tone) {
+    if (this.els.says.textContent !== text) this.els.says.textContent = text;
+    this.els.says.dataset.tone = tone;
   }
 
-  function finish(game) {
-    update(receiveState(state, game));
-    const made = finishedTurn(state.game);
+  update(next) {
+    if (next === this.state) return;
+    this.state = next;
+    this.draw();
+  }
+
+  /** A fresh board: the reader plays the side to move. */
+  begin(game) {
+    this.verdict = null;
+    this.update(receiveState({ ...createState(), role: game.turn }, game));
+  }
+
+  /** The rules' answer to a step, or the end of the turn: judged once the turn is over. */
+  finish(game) {
+    this.update(receiveState(this.state, game));
+    const made = finishedTurn(this.state.game);
     if (made) {
-      verdict = judge(task, made);
-      draw();
+      this.verdict = judge(this.task, made);
+      this.draw();
     }
   }
 
-  async function ask(turn) {
-    const token = ++asked;
-    host.setAttribute('aria-busy', 'true');
-    let res;
-    let body;
-    try {
-      res = await fetch(stepsUrl(task.position, turn));
-      body = await res.json();
-    } catch {
-      body = null;
-    }
-    if (token !== asked) return;
-    host.removeAttribute('aria-busy');
-    if (!res || !res.ok || !body) {
-      const error = readError(body);
-      if (state) {
-        update(receiveError(state, error));
+  /** Asks the rules for the steps after the turn so far ('' at the start). */
+  async ask(turn) {
+    const token = ++this.asked;
+    this.host.setAttribute('aria-busy', 'true');
+    const { ok, body } = await fetchSteps(stepsUrl(this.task.position, turn));
+    if (token !== this.asked) return;
+    this.host.removeAttribute('aria-busy');
+    if (ok && body) {
+      const game = lessonGame(body, this.task.position);
+      if (turn) {
+        this.finish(game);
       } else {
-        says.textContent = t(`error.${error.code}`) === `error.${error.code}` ? t('error.unknown') : t(`error.${error.code}`);
-        says.dataset.tone = 'wrong';
+        this.first = game;
+        this.begin(game);
       }
-      return;
-    }
-    const game = lessonGame(body, task.position);
-    if (!turn) {
-      first = game;
-      begin(game);
+    } else if (this.state) {
+      this.update(receiveError(this.state, readError(body)));
     } else {
-      finish(game);
+      const key = `error.${readError(body).code}`;
+      this.say(this.t(key) === key ? this.t('error.unknown') : this.t(key), 'wrong');
     }
   }
 
-  function dispatch(event) {
-    if (!state) return;
-    const before = state;
-    const { state: next, intent } = interpret(state, event);
-    update(next);
-    if (!intent) return;
-    if (intent.type === 'step') ask(turnWith(before.game, intent.step));
-    else if (intent.type === 'end_turn') finish(endedTurn(before.game));
+  /** Starts the board over, dropping any answer still on its way. */
+  again() {
+    this.asked++;
+    this.host.removeAttribute('aria-busy');
+    if (this.first) this.begin(this.first);
+    else this.ask('');
   }
 
-  bindPointer(board.svg, {
-    bottom: () => (state ? bottomColor(state) : 'white'),
-    canDrag: (sq) => Boolean(state) && movableStones(state).includes(sq),
-    onInput: dispatch,
-  });
-  bindKeyboard(board.svg, { bottom: () => (state ? bottomColor(state) : 'white'), onInput: dispatch });
-  board.choices.addEventListener('click', (e) => {
-    const b = e.target.closest('button[data-take]');
-    if (b) dispatch({ type: Input.Tap, square: b.dataset.take });
-  });
-  endButton.addEventListener('click', () => dispatch({ type: Input.EndTurn }));
-  part('again').addEventListener('click', () => {
-    asked++;
-    host.removeAttribute('aria-busy');
-    if (first) begin(first);
-    else ask('');
-  });
-  ask('');
+  /** The one way in for the reader's events, as on the game page. */
+  dispatch(event) {
+    if (!this.state) return;
+    const before = this.state;
+    const { state, intent } = interpret(before, event);
+    this.update(state);
+    if (!intent) return;
+    if (intent.type === 'step') this.ask(turnWith(before.game, intent.step));
+    else if (intent.type === 'end_turn') this.finish(endedTurn(before.game));
+  }
+
+  bind() {
+    const onInput = (event) => this.dispatch(event);
+    const bottom = () => (this.state ? bottomColor(this.state) : 'white');
+    bindPointer(this.board.svg, {
+      bottom, onInput, canDrag: (sq) => Boolean(this.state) && movableStones(this.state).includes(sq),
+    });
+    bindKeyboard(this.board.svg, { bottom, onInput });
+    this.board.choices.addEventListener('click', (e) => {
+      const b = e.target.closest('button[data-take]');
+      if (b) onInput({ type: Input.Tap, square: b.dataset.take });
+    });
+    this.els.end.addEventListener('click', () => onInput({ type: Input.EndTurn }));
+    this.els.again.addEventListener('click', () => this.again());
+  }
 }

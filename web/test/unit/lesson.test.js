@@ -71,13 +71,15 @@ test('a board reads its position and its right turns, and nothing without them',
 });
 
 test('the steps answer is read as a state with its refused steps; malformed ones are dropped', () => {
-  const game = readSteps({ ...START_ANSWER, refused_steps: [...START_ANSWER.refused_steps, { from: 'z9', to: 'b4', reason: 'x' }, null] });
+  const junk = [{ from: 'z9', to: 'b4', reason: 'occupied' }, { from: 'b3', to: 'b4', reason: 'Not A Code' }, null];
+  const game = readSteps({ ...START_ANSWER, refused_steps: [...START_ANSWER.refused_steps, ...junk] });
   assert.equal(game.turn, 'white');
   assert.equal(game.steps.length, 2);
   assert.deepEqual(game.refused, START_ANSWER.refused_steps);
   assert.deepEqual(readSteps({}).refused, []);
-  assert.equal(stepsUrl(CHAIN, 'b3-c3A'), '/api/steps?position=..B......%2F.........%2FBW.B.....%2F.........%2F.........+w&turn=b3-c3A');
-  assert.equal(stepsUrl(CHAIN), '/api/steps?position=..B......%2F.........%2FBW.B.....%2F.........%2F.........+w');
+  const query = 'position=..B......%2F.........%2FBW.B.....%2F.........%2F.........+w';
+  assert.equal(stepsUrl(CHAIN, 'b3-c3A'), `/api/steps?${query}&turn=b3-c3A`);
+  assert.equal(stepsUrl(CHAIN), `/api/steps?${query}`);
 });
 
 test('the reader plays the side to move, with the game page\'s own transitions', () => {
