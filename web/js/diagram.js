@@ -37,13 +37,15 @@ function nameByCaption(svg, host) {
  * @param {ParentNode} root
  */
 export function drawDiagrams(root) {
-  for (const host of root.querySelectorAll('[data-position]')) {
+  // A board to try a rule on (data-try) is played, not drawn here.
+  for (const host of root.querySelectorAll('[data-position]:not([data-try])')) {
     const pos = parsePosition(host.getAttribute('data-position'));
     if (!pos) continue;
     const dom = createBoard(host, {
       interactive: false,
       label: host.getAttribute('aria-label') || undefined,
-      coordinates: host.hasAttribute('data-coords'),
+      // data-coords="edge": centred in the board's margins.
+      coordinates: host.getAttribute('data-coords') === 'edge' ? 'edge' : host.hasAttribute('data-coords'),
     });
     // The wrapper is no longer the image: the drawing is.
     host.removeAttribute('aria-label');

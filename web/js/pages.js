@@ -1,7 +1,11 @@
-// Entry of the rules page: translation and board pictures.
+// Entry of the rules page: translation, board pictures, and the boards
+// to try each rule on.
 
 import { translator, chooseLang, translatePage } from './i18n.js';
 import { drawDiagrams } from './diagram.js';
+import { bindTryIts } from './tryit.js';
 
-translatePage(document, translator(chooseLang(navigator.languages)));
+const t = translator(chooseLang(navigator.languages));
+translatePage(document, t);
 drawDiagrams(document);
+bindTryIts(document, t);

@@ -309,6 +309,20 @@ export function readState(raw) {
 }
 
 /**
+ * Reads the answer of GET /api/steps (docs/API.md): the fields a state
+ * message has for a position and a turn, read as readState reads them,
+ * and the steps the rules refuse there, each with the code of its reason.
+ * @param {object} raw
+ * @returns {GameState & {refused: Array<{from: string, to: string, reason: string}>}}
+ */
+export function readSteps(raw) {
+  const refused = (Array.isArray(raw.refused_steps) ? raw.refused_steps : [])
+    .filter((s) => s && SQUARE.test(s.from) && SQUARE.test(s.to) && /^[a-z_]{1,40}$/.test(s.reason))
+    .map((s) => ({ from: s.from, to: s.to, reason: s.reason }));
+  return { ...readState(raw), refused };
+}
+
+/**
  * The server's hint: the first step of the best turn from the position
  * now, or the advice to end the turn.
  * @typedef {{from: string|null, to: string|null, kind: string|null, turn: string|null, endTurn: boolean}} Hint
@@ -473,4 +487,17 @@ export function socketUrl(loc, id) {
  */
 export function stateUrl(id) {
   return `/api/games/${encodeURIComponent(id)}`;
+}
+
+/**
+ * The address that asks the rules for the steps of a position, with the
+ * turn so far (notation, or empty for none).
+ * @param {string} position position text
+ * @param {string} [turn]
+ * @returns {string}
+ */
+export function stepsUrl(position, turn = '') {
+  const query = new URLSearchParams({ position });
+  if (turn) query.set('turn', turn);
+  return `/api/steps?${query}`;
 }

@@ -230,6 +230,20 @@ export function targetsFrom(state, from) {
 }
 
 /**
+ * The step from one point to another that the rules refuse here, with
+ * the code of their reason, when the server listed it: the rules page's
+ * boards get these (GET /api/steps); a game's state lists none.
+ * @param {ViewState} state
+ * @param {string} from
+ * @param {string} to
+ * @returns {{from: string, to: string, reason: string}|null}
+ */
+export function refusedStep(state, from, to) {
+  const refused = (state.game && state.game.refused) || [];
+  return refused.find((s) => s.from === from && s.to === to) || null;
+}
+
+/**
  * The colour that played turn `i` (0-based) of a game's move list.
  * @param {GameState} game
  * @param {number} i
@@ -436,8 +450,8 @@ export function tapWhileIdle(state, sq) {
 
 /**
  * A tap on a point with a stone selected: a step when the point is a
- * target (or the line question when it takes either of two lines), else
- * another selection.
+ * target (or the line question when it takes either of two lines), the
+ * rules' reason when they refuse the step there, else another selection.
  * @param {ViewState} state in Mode.Selected
  * @param {string} sq
  * @returns {Outcome}
@@ -451,6 +465,10 @@ export function tapWhileSelected(state, sq) {
       state: { ...state, choosing: { from: state.selected, to: sq, options }, notice: { key: 'game.hint.chooseLine' } },
       intent: null,
     };
+  }
+  const refused = refusedStep(state, state.selected, sq);
+  if (refused) {
+    return { state: { ...state, notice: { key: `error.${refused.reason}`, error: true } }, intent: null };
   }
   if (state.game.chain) return { state, intent: null };
   if (sq === state.selected) return { state: select(state, null), intent: null };

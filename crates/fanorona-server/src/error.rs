@@ -9,7 +9,7 @@ use fanorona::PlayError;
 
 use crate::{
     game::GameError,
-    protocol::{ProtocolError, ServerMsg},
+    protocol::{EncodeError, ProtocolError, ServerMsg},
     store::StoreError,
 };
 
@@ -75,6 +75,9 @@ pub enum AppError {
     /// A game could not be written as a record (a bug; logged).
     #[error("internal error")]
     Record(String),
+    /// An answer could not be written as JSON (a bug; logged).
+    #[error("internal error")]
+    Encode(EncodeError),
 }
 
 impl AppError {
@@ -97,7 +100,10 @@ impl AppError {
             AppError::TooManyConnections => "too_many_connections",
             AppError::TooLarge => "too_large",
             AppError::UnsupportedMediaType => "unsupported_media_type",
-            AppError::Store(_) | AppError::Random(_) | AppError::Record(_) => "internal",
+            AppError::Store(_)
+            | AppError::Random(_)
+            | AppError::Record(_)
+            | AppError::Encode(_) => "internal",
         }
     }
 
@@ -121,9 +127,10 @@ impl AppError {
             AppError::RateLimited | AppError::TooManyConnections => StatusCode::TOO_MANY_REQUESTS,
             AppError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            AppError::Store(_) | AppError::Random(_) | AppError::Record(_) => {
-                StatusCode::INTERNAL_SERVER_ERROR
-            }
+            AppError::Store(_)
+            | AppError::Random(_)
+            | AppError::Record(_)
+            | AppError::Encode(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 

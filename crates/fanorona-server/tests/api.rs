@@ -9,7 +9,7 @@ use fanorona_server::{
     store::{self, GameRow},
 };
 use reqwest::{header, StatusCode};
-use serde_json::json;
+use serde_json::{json, Value};
 
 #[tokio::test]
 async fn create_gives_links_a_seat_and_a_long_lived_cookie() {
@@ -300,4 +300,161 @@ async fn embedded_web_files_are_served_with_types_and_etags() {
         .unwrap();
     assert_eq!(resp.status(), StatusCode::NOT_FOUND);
     tokio::time::timeout(WAIT, server.stop()).await.unwrap();
+}
+
+/// `GET /api/steps` with a query; returns the status and the body as JSON.
+async fn steps(server: &common::TestServer, query: &[(&str, &str)]) -> (StatusCode, Value) {
+    let mut url = reqwest::Url::parse(&server.url("/api/steps")).unwrap();
+    if !query.is_empty() {
+        url.query_pairs_mut().extend_pairs(query);
+    }
+    let resp = server.http.get(url).send().await.unwrap();
+    let status = resp.status();
+    assert_eq!(
+        resp.headers()[header::CONTENT_TYPE],
+        "application/json",
+        "{query:?}"
+    );
+    (status, resp.json().await.unwrap())
+}
+
+// White's b3-c3 takes d3 by approach or a3 by withdrawal; from c3 the
+// stone may go on to take c5.
+const CHAIN: &str = "..B....../........./BW.B...../........./......... w";
+
+#[tokio::test]
+async fn steps_lists_the_legal_steps_of_a_position_as_the_state_does() {
+    let server = start().await;
+    let start_text = "BBBBBBBBB/BBBBBBBBB/BWBW.BWBW/WWWWWWWWW/WWWWWWWWW w 0";
+    let (status, answer) = steps(&server, &[("position", start_text)]).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let (id, _, _) = server.two_player_game(None).await;
+    let state = server.state(&id).await;
+    for field in [
+        "position",
+        "side_to_move",
+        "turn",
+        "legal_steps",
+        "can_end_turn",
+        "last_turn",
+        "result",
+    ] {
+        assert_eq!(answer[field], state[field], "{field}");
+    }
+    // Every step onto the empty middle point captures, so nothing else is
+    // refused: there is nowhere else to go.
+    assert_eq!(answer["refused_steps"], json!([]));
+
+    // Both lines of b3-c3 are offered; a paika of the stone is refused.
+    let (_, answer) = steps(&server, &[("position", CHAIN)]).await;
+    let mut kinds: Vec<_> = answer["legal_steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["to"].as_str().unwrap(), s["kind"].as_str().unwrap()))
+        .collect();
+    kinds.sort_unstable();
+    assert_eq!(kinds, [("c3", "approach"), ("c3", "withdrawal")]);
+    assert!(answer["refused_steps"]
+        .as_array()
+        .unwrap()
+        .contains(&json!({"from": "b3", "to": "b4", "reason": "capture_required"})));
+}
+
+#[tokio::test]
+async fn steps_plays_the_turn_so_far_and_says_when_it_is_over() {
+    let server = start().await;
+    let (status, answer) = steps(&server, &[("position", CHAIN), ("turn", "b3-c3A")]).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(
+        answer["position"],
+        "..B....../........./B.W....../........./......... w 0"
+    );
+    assert_eq!(answer["turn"]["notation"], "b3-c3A");
+    assert_eq!(answer["turn"]["visited"], json!(["b3", "c3"]));
+    assert_eq!(answer["turn"]["captured"], json!(["d3"]));
+    assert_eq!(answer["can_end_turn"], true);
+    assert_eq!(
+        answer["legal_steps"],
+        json!([{"from": "c3", "to": "c4", "kind": "approach", "captures": ["c5"]}])
+    );
+    assert!(answer["refused_steps"]
+        .as_array()
+        .unwrap()
+        .contains(&json!({"from": "c3", "to": "b3", "reason": "revisits_point"})));
+    assert_eq!(answer["last_turn"], Value::Null);
+
+    // The last capture ends the turn by itself: Black is to move.
+    let (status, answer) = steps(&server, &[("position", CHAIN), ("turn", "b3-c3A-c4A")]).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["turn"], Value::Null);
+    assert_eq!(answer["side_to_move"], "black");
+    assert_eq!(answer["last_turn"]["notation"], "b3-c3A-c4A");
+    assert_eq!(answer["last_turn"]["path"], json!(["b3", "c3", "c4"]));
+    assert_eq!(answer["last_turn"]["captured"], json!(["d3", "c5"]));
+}
+
+#[tokio::test]
+async fn steps_refuses_bad_positions_turns_and_queries_with_their_documented_errors() {
+    let server = start().await;
+    let documented = common::documented_errors();
+    let won = "........./........./....W..../........./......... b";
+    for (query, status, code) in [
+        (&[("position", "nonsense")][..], 422, "bad_position"),
+        (
+            &[(
+                "position",
+                "BBBBBBBBB/BBBBBBBBB/BBBBBBBBB/BBBBBBBBB/BBBBBBBBB w",
+            )],
+            422,
+            "bad_position",
+        ),
+        (&[], 400, "bad_message"),
+        (
+            &[("position", CHAIN), ("colour", "white")],
+            400,
+            "bad_message",
+        ),
+        (
+            &[("position", CHAIN), ("turn", "b3-c3X")],
+            400,
+            "bad_message",
+        ),
+        (
+            &[("position", CHAIN), ("turn", "z9-c3A")],
+            400,
+            "bad_message",
+        ),
+        (
+            &[("position", CHAIN), ("turn", "b3-b4")],
+            422,
+            "capture_required",
+        ),
+        (
+            &[("position", CHAIN), ("turn", "d3-c3A")],
+            422,
+            "not_your_stone",
+        ),
+        (
+            &[("position", CHAIN), ("turn", "b3-c3A-b3A")],
+            422,
+            "revisits_point",
+        ),
+        (
+            &[("position", CHAIN), ("turn", "b3-c3A-c4A-c5A")],
+            422,
+            "turn_already_over",
+        ),
+        (&[("position", won), ("turn", "e3-e4")], 409, "game_over"),
+    ] {
+        let (got, error) = steps(&server, query).await;
+        assert_eq!(
+            (got.as_u16(), error["code"].as_str()),
+            (status, Some(code)),
+            "{query:?}: {error}"
+        );
+        assert_eq!(error["type"], "error");
+        assert!(!error["message"].as_str().unwrap().is_empty());
+        assert_eq!(documented.get(code), Some(&status), "{code} is documented");
+    }
 }

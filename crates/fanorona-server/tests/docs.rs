@@ -76,6 +76,26 @@ async fn the_documented_state_is_what_the_server_sends() {
     assert_eq!(state, expected);
 }
 
+#[tokio::test]
+async fn the_documented_steps_are_what_the_server_answers_to_the_documented_request() {
+    let doc = common::api_doc();
+    let request = doc
+        .lines()
+        .find_map(|line| line.strip_prefix("GET /api/steps?"))
+        .expect("a documented steps request");
+    let documented: Value = serde_json::from_str(&doc_blocks("steps")[0]).unwrap();
+    let server = start().await;
+    let resp = server
+        .http
+        .get(server.url(&format!("/api/steps?{request}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    let answer: Value = resp.json().await.unwrap();
+    assert_eq!(answer, documented);
+}
+
 /// Every test `docs/RELIABILITY.md` names as proof exists: `file::name`
 /// for `tests/file.rs`, or `module::tests::name` in `src/` (`module.rs`
 /// or `module/mod.rs`).

@@ -8,7 +8,9 @@
 // page, the board while the creator waits, the game at its start, while
 // choosing approach or withdrawal, in the middle of a capture chain (End
 // turn shown), finished by resignation, a game against the computer, a
-// spectator's view, the two rules pages, and the error pages (an unknown
+// spectator's view, the two rules pages (and the boards to try a rule on,
+// played: a line to choose, a refusal explained, a verdict), and the
+// error pages (an unknown
 // game, an expired invitation, a game gone while its page was open). The game page says in its one <h1> what
 // the game is to the person looking at it.
 //
@@ -168,7 +170,21 @@ for (const [size, options] of Object.entries(SIZES)) {
 
       await page.goto(`${server.url}/rules`);
       await page.waitForSelector('.diagram svg.board');
+      await page.waitForFunction(() => [...document.querySelectorAll('.try-says')].every((p) => p.textContent));
       await check('rules page');
+      // Its boards played: a line to choose, a chain with a refused step
+      // explained and End turn shown, and a wrong turn judged.
+      const tryTap = async (id, sq) => {
+        await page.click(`#try-${id} [data-sq="${sq}"] .hit`);
+        await page.waitForFunction((sel) => !document.querySelector(sel).hasAttribute('aria-busy'), `#try-${id}`);
+      };
+      for (const sq of ['d3', 'e3']) await tryTap('both', sq);
+      for (const sq of ['d3', 'e3', 'f3']) await tryTap('chain', sq);
+      for (const sq of ['b1', 'c1']) await tryTap('approach', sq);
+      await page.waitForSelector('#try-both .try-choices:not([hidden])');
+      await page.waitForSelector('#try-chain .try-end:not([hidden])');
+      await waitText(page, '#try-approach .try-says', /^Not quite/);
+      await check('rules page, its boards played');
       await page.goto(`${server.url}/which-rules`);
       await page.waitForSelector('h1');
       await check('which rules page');
@@ -199,7 +215,7 @@ for (const [size, options] of Object.entries(SIZES)) {
 }
 
 test('every audit ran', () => {
-  assert.equal(audits, 4 * 17, 'two sizes, two themes, seventeen pages and states');
+  assert.equal(audits, 4 * 18, 'two sizes, two themes, eighteen pages and states');
 });
 
 test('a screen reader says the front page\'s choices by their names alone', async () => {

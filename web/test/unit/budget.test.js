@@ -89,6 +89,13 @@ test('the front page with all its assets stays under 60 KB compressed', () => {
   assert.ok(total <= 60 * 1024, `front page is ${total} bytes compressed`);
 });
 
+test('the rules page with all its assets stays under 60 KB compressed', () => {
+  const files = assets('rules.html');
+  assert.ok(files.includes('js/tryit.js') && files.includes('js/state.js') && files.includes('css/board.css'), files.join());
+  const total = files.reduce((n, f) => n + sentSize(f), 0);
+  assert.ok(total <= 60 * 1024, `rules page is ${total} bytes compressed`);
+});
+
 test('the pages without a board load nothing that draws one', () => {
   for (const page of ['message.html', 'which-rules.html']) {
     const html = readPage(page);

@@ -361,6 +361,19 @@ impl std::fmt::Debug for Hub {
     }
 }
 
+/// Reads position text into a valid position.
+///
+/// # Errors
+///
+/// [`AppError::BadPosition`], saying what is wrong, for text that is not
+/// position text or a position that cannot occur.
+pub(crate) fn parse_position(text: &str) -> Result<Position, AppError> {
+    let setup: Setup = text
+        .parse()
+        .map_err(|e: fanorona::ParseSetupError| AppError::BadPosition(e.to_string()))?;
+    Position::from_setup(setup).map_err(|e| AppError::BadPosition(e.to_string()))
+}
+
 impl Hub {
     /// A hub with no live games over `store`.
     pub fn new(store: Arc<dyn Store>, config: Arc<Config>) -> Hub {
@@ -488,10 +501,7 @@ impl Hub {
         if !self.inner.config.allow_custom_start {
             return Err(AppError::CustomStartDisabled);
         }
-        let setup: Setup = text
-            .parse()
-            .map_err(|e: fanorona::ParseSetupError| AppError::BadPosition(e.to_string()))?;
-        Position::from_setup(setup).map_err(|e| AppError::BadPosition(e.to_string()))
+        parse_position(text)
     }
 
     /// The live game `id`, loaded from the store and replayed if needed.

@@ -13,8 +13,12 @@ use serde_json::value::RawValue;
 
 mod json;
 mod state;
+mod steps;
 
-pub use self::state::{encode_state, EncodeError, Live, PlayerView, StateEncoder};
+pub use self::{
+    state::{encode_state, EncodeError, Live, PlayerView, StateEncoder},
+    steps::encode_steps,
+};
 use crate::{
     game::{Intent, IntentKind, Level, Role},
     ids::GameId,

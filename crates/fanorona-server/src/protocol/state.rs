@@ -48,11 +48,11 @@ static NAMES: [&str; Square::COUNT] = [
     "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5", "i5",
 ];
 
-fn name(square: Square) -> &'static str {
+pub(super) fn name(square: Square) -> &'static str {
     NAMES.get(square.index()).copied().unwrap_or("")
 }
 
-fn color_str<S: Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {
+pub(super) fn color_str<S: Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(c.name())
 }
 
@@ -63,7 +63,7 @@ fn opt_color_str<S: Serializer>(c: &Option<Color>, s: S) -> Result<S::Ok, S::Err
     }
 }
 
-fn squares<S: Serializer>(list: &[Square], s: S) -> Result<S::Ok, S::Error> {
+pub(super) fn squares<S: Serializer>(list: &[Square], s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(list.iter().map(|&sq| name(sq)))
 }
 
@@ -84,7 +84,7 @@ impl<T> From<ByColor<T>> for Pair<T> {
 }
 
 #[derive(Serialize)]
-struct TurnView<'a> {
+pub(super) struct TurnView<'a> {
     stone: &'static str,
     #[serde(serialize_with = "squares")]
     visited: Vec<Square>,
@@ -95,7 +95,7 @@ struct TurnView<'a> {
 }
 
 #[derive(Serialize)]
-struct LastTurnView<'a> {
+pub(super) struct LastTurnView<'a> {
     notation: String,
     #[serde(serialize_with = "squares")]
     path: Vec<Square>,
@@ -104,7 +104,7 @@ struct LastTurnView<'a> {
 }
 
 #[derive(Serialize)]
-struct ResultView {
+pub(super) struct ResultView {
     #[serde(serialize_with = "opt_color_str")]
     winner: Option<Color>,
     reason: &'static str,
@@ -266,8 +266,21 @@ impl From<std::string::FromUtf8Error> for EncodeError {
 }
 
 fn head<'a>(game: &'a Game, live: Live<'a>, start: &'a RawValue) -> Head<'a> {
-    let pos = &game.position;
-    let turn = match (pos.chain(), &game.current) {
+    Head {
+        kind: "state",
+        game_id: live.id,
+        version: live.version,
+        seq: game.seq,
+        position: game.position.to_string(),
+        start_position: start,
+        side_to_move: game.position.turn(),
+        turn: turn_view(game),
+    }
+}
+
+/// The turn in progress, as the `turn` field writes it.
+pub(super) fn turn_view(game: &Game) -> Option<TurnView<'_>> {
+    match (game.position.chain(), &game.current) {
         (Some(chain), Some(so_far)) => Some(TurnView {
             stone: name(chain.stone()),
             visited: so_far.path(),
@@ -276,17 +289,15 @@ fn head<'a>(game: &'a Game, live: Live<'a>, start: &'a RawValue) -> Head<'a> {
             notation: so_far.turn.to_string(),
         }),
         _ => None,
-    };
-    Head {
-        kind: "state",
-        game_id: live.id,
-        version: live.version,
-        seq: game.seq,
-        position: pos.to_string(),
-        start_position: start,
-        side_to_move: pos.turn(),
-        turn,
     }
+}
+
+/// The end of the game, as the `result` field writes it.
+pub(super) fn result_view(game: &Game) -> Option<ResultView> {
+    game.result.map(|r| ResultView {
+        winner: r.winner,
+        reason: r.reason.code(),
+    })
 }
 
 /// Writes the legal steps of `pos` as the JSON objects of the
@@ -295,7 +306,7 @@ fn head<'a>(game: &'a Game, live: Live<'a>, start: &'a RawValue) -> Head<'a> {
 /// costs a fraction of a serializer, which escapes every key and value and
 /// is the largest part of encoding a state. The test below holds it to
 /// what serde writes for [`StepView`].
-fn write_legal_steps(out: &mut Vec<u8>, pos: &Position) {
+pub(super) fn write_legal_steps(out: &mut Vec<u8>, pos: &Position) {
     for (i, &step) in pos.legal_steps().iter().enumerate() {
         if i > 0 {
             out.push(b',');
@@ -328,10 +339,7 @@ fn tail<'a>(game: &'a Game, live: Live<'a>) -> Tail<'a> {
         abandoned: live.abandoned,
         rematch: game.rematch.into(),
         next_game: game.next_game.as_ref(),
-        result: game.result.map(|r| ResultView {
-            winner: r.winner,
-            reason: r.reason.code(),
-        }),
+        result: result_view(game),
         computer: game.computer.map(|seat| ComputerView {
             color: seat.color,
             level: seat.level.number(),
@@ -341,7 +349,7 @@ fn tail<'a>(game: &'a Game, live: Live<'a>) -> Tail<'a> {
     }
 }
 
-fn last_turn_view(t: &TurnSoFar) -> LastTurnView<'_> {
+pub(super) fn last_turn_view(t: &TurnSoFar) -> LastTurnView<'_> {
     LastTurnView {
         notation: t.turn.to_string(),
         path: t.path(),

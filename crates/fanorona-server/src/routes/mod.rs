@@ -7,6 +7,7 @@ mod headers;
 mod pages;
 mod preview;
 mod record;
+mod steps;
 mod template;
 
 use std::time::Duration;
@@ -43,6 +44,7 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/games/{id}/intents", post(api::post_intent))
         .route("/api/games/{id}/record", get(record::get_record))
         .route("/api/games/{id}/ws", get(ws::upgrade))
+        .route("/api/steps", get(steps::get_steps))
         .fallback(assets::static_file)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(TimeoutLayer::with_status_code(
