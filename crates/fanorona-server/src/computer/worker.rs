@@ -87,11 +87,13 @@ fn next_job(inner: &Inner, index: usize) -> Option<Job> {
 
 /// Lowers the calling thread to `nice` (`--engine-nice`, 19 by default:
 /// the lowest priority). A search keeps its core busy for up to a second,
-/// and the runtime's threads that relay the games between people must not
-/// wait behind it; measured in `docs/PERF.md`, "Games against the computer
-/// beside games between people". On Linux the priority is the thread's
-/// own, so the server's other threads keep theirs; elsewhere it would be
-/// the whole process's, so nothing changes there.
+/// and the runtime's threads that relay the games between people should
+/// not wait behind it. In the load tool's runs (`docs/PERF.md`, "Games
+/// against the computer beside games between people") the nice value made
+/// no measurable difference; the number of search threads did. On Linux
+/// the priority is the thread's own, so the server's other threads keep
+/// theirs; elsewhere it would be the whole process's, so nothing changes
+/// there.
 fn lower_priority(nice: i32) {
     #[cfg(target_os = "linux")]
     if let Err(error) = rustix::process::setpriority_process(None, nice) {
