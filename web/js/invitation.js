@@ -2,15 +2,18 @@
 // has not joined: the link in a field, Copy, Share (the system share
 // sheet, where there is one) and a QR code for a friend at the same table.
 
-import { encodeQr, qrPath } from './qr.js';
 import { copyText } from './copy.js';
 
 /**
- * Draws `text` as a QR code into an <svg>.
+ * Draws `text` as a QR code into an <svg>. The encoder (`qr.js`, about
+ * 3.5 KB compressed) is fetched when the first code is drawn: most visits
+ * to the game page never show one, and its 60 KB budget has no room for
+ * it.
  * @param {SVGSVGElement} svg
  * @param {string} text
  */
-export function drawQr(svg, text) {
+export async function drawQr(svg, text) {
+  const { encodeQr, qrPath } = await import('./qr.js');
   const { modules } = encodeQr(text);
   const { d, size } = qrPath(modules);
   svg.setAttribute('viewBox', `0 0 ${size} ${size}`);
@@ -49,6 +52,6 @@ export function bindInvitation(doc, t, nav) {
     if (link === shown) return;
     shown = link;
     $('invite-link').value = link;
-    drawQr($('qr'), link);
+    drawQr($('qr'), link).catch(() => {});
   };
 }

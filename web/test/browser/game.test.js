@@ -59,6 +59,7 @@ test('the creator picks who moves first; the friend opens the invitation and the
   const invite = await creator.page.inputValue('#invite-link');
   assert.match(invite, /^http:\/\/127\.0\.0\.1:\d+\/g\/[A-Za-z0-9]{10}\?invite=[A-Za-z0-9]{22}$/);
   assert.match(await creator.page.textContent('.rules-line'), /capture is compulsory/);
+  await creator.page.waitForSelector('#qr path');
   assert.equal(await creator.page.locator('#qr path').count(), 1);
   await noSidewaysScroll(creator.page);
   await shot(creator.page, '01-invite', { fullPage: true });

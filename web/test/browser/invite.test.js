@@ -164,6 +164,7 @@ test('the creator waiting on the board sees the invitation and cannot play until
   await waitText(page, '#waiting-friend', /^Waiting for your friend to join$/);
   assert.equal(await page.getAttribute('#waiting-friend', 'role'), 'status');
   assert.equal(await page.inputValue('#invite-link'), invite, 'the board shows the invitation link');
+  await page.waitForSelector('#qr path');
   assert.equal(await page.locator('#qr path').count(), 1, 'and its QR code');
   assert.equal(await page.isVisible('#copy'), true);
   await page.click('#copy');
