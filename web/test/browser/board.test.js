@@ -128,6 +128,7 @@ test('movable, selected, threatened and taken stones are marked by different sha
 test('choosing between two lines dims the rest and offers two buttons; a click takes that line', async () => {
   const page = await gameForWhite('chooser');
   await tapPoint(page, 'd3');
+  await page.waitForSelector('.pt.selected');
   const light = { selected: await page.evaluate(marks, 'd3'), movable: await page.evaluate(marks, 'e2') };
   assert.ok(light.selected.ring > light.movable.ring && light.selected.lifted && !light.movable.lifted,
     `in the light theme too: ${JSON.stringify(light)}`);

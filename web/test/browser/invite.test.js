@@ -56,7 +56,7 @@ test('a link preview takes no seat; the friend joins by the button and plays', a
   const white = await person();
   await white.page.goto(created.seat_link);
   await waitText(white.page, '#waiting-friend', /^Waiting for your friend to join$/);
-  assert.equal(await white.page.isVisible('#invite-elsewhere'), true);
+  await white.page.waitForSelector('#invite-elsewhere', { state: 'visible', timeout: 10_000 });
   assert.equal(await white.page.isVisible('#invite-share'), false);
 
   const friend = await person();
