@@ -125,10 +125,10 @@ pub struct Config {
     #[arg(long, env = "FANORONA_ENGINE_MAX_TIME", default_value = "5s", value_parser = humantime::parse_duration)]
     pub engine_max_time: Duration,
 
-    /// The nice value of the search threads (Linux): 19, the lowest
-    /// priority, lets a search use a core only when the relay of games
-    /// between people leaves it idle; 0 gives them the same share as the
-    /// rest of the server.
+    /// The nice value of the search threads (Linux): 19 is the lowest
+    /// priority, 0 the same as the rest of the server. In the load tool's
+    /// runs it made no measurable difference to the relay; the number of
+    /// search threads did (`docs/PERF.md`).
     #[arg(long, env = "FANORONA_ENGINE_NICE", default_value_t = 19, value_parser = clap::value_parser!(i32).range(0..=19))]
     pub engine_nice: i32,
 
