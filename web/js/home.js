@@ -5,7 +5,7 @@
 // who moves first, and open the board at once. Below, the games this
 // browser is in, so that closing a tab never loses one.
 
-import { translator, chooseLang, translatePage } from './i18n.js';
+import { pageTranslator, pageLang, keepPlace } from './i18n.js';
 import { drawDiagrams } from './diagram.js';
 import { bindInvitation } from './invitation.js';
 import { connect } from './connection.js';
@@ -19,16 +19,16 @@ import {
   loadOpponent, saveOpponent, loadLevel, saveLevel, Opponent,
 } from './prefs.js';
 
-const lang = chooseLang(navigator.languages);
-const t = translator(lang);
-translatePage(document, t);
+const lang = pageLang(document);
+const t = pageTranslator(document);
+keepPlace(document, location);
 drawDiagrams(document);
 
 const $ = (id) => document.getElementById(id);
 const form = $('start-form');
 const startButton = $('start');
 const storage = localStore(window);
-const showLink = bindInvitation(document, t, navigator);
+const showLink = bindInvitation(document, t, navigator, lang);
 
 form.addEventListener('submit', async (e) => {
   e.preventDefault();

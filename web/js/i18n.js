@@ -1,76 +1,98 @@
-// The message catalog and the functions that read it. Every string a
-// person sees comes from here; pages carry the English text too (so they
-// read well before scripts run) and mark it with data-i18n="key".
-// Another language is one more entry in CATALOGS.
+// The page's language and messages. The server sends each page already
+// translated (web/i18n/<lang>.json is the one catalog per language), with
+// <html lang> set and the messages its scripts need as JSON in
+// <script type="application/json" id="messages">. Scripts read them here.
 
-import { en } from './messages-en.js';
+/** The site's languages, as the switcher lists them. */
+export const LANGS = Object.freeze(['mg', 'fr', 'en']);
 
-/** Catalogs by language tag. */
-export const CATALOGS = Object.freeze({ en });
-
-/** The language used when nothing better matches. */
+/** The language used when nothing better is known. */
 export const DEFAULT_LANG = 'en';
 
 /**
- * Picks the best supported language from a list of preferences.
- * @param {readonly string[]} preferred e.g. navigator.languages
+ * The language a document is in: its <html lang>, when the site has it.
+ * @param {Document} doc
  * @returns {string}
  */
-export function chooseLang(preferred) {
-  for (const tag of preferred || []) {
-    const base = String(tag).toLowerCase().split('-')[0];
-    if (CATALOGS[base]) return base;
-  }
-  return DEFAULT_LANG;
+export function pageLang(doc) {
+  const lang = doc.documentElement.lang;
+  return LANGS.includes(lang) ? lang : DEFAULT_LANG;
 }
 
 /**
- * Fills {name} placeholders from params.
- * @param {string} text
- * @param {Record<string, unknown>} params
+ * The messages the server put into a document; none when there are none
+ * or they cannot be read.
+ * @param {Document} doc
+ * @returns {Record<string, string | Record<string, string>>}
  */
-function fill(text, params) {
-  return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+export function pageMessages(doc) {
+  const el = doc.getElementById('messages');
+  if (!el) return {};
+  try {
+    const messages = JSON.parse(el.textContent || '{}');
+    return messages && typeof messages === 'object' ? messages : {};
+  } catch {
+    return {};
+  }
 }
 
 /**
- * Makes a translator for one language.
- * A message is a string, or an object of plural forms ({one, other}) chosen
- * by params.count.
+ * Makes a translator for one language from its messages.
+ * A message is a string with {name} placeholders, or an object of plural
+ * forms by the categories of Intl.PluralRules for the language (one,
+ * other…), chosen by params.count; a category the message lacks takes its
+ * `other`. Numbers are written as the language writes them. A key with no
+ * message comes back as itself, so it shows (tests look for that).
  * @param {string} lang
+ * @param {Record<string, string | Record<string, string>>} messages
  * @returns {(key: string, params?: Record<string, unknown>) => string}
  */
-export function translator(lang) {
-  const catalog = CATALOGS[lang] || CATALOGS[DEFAULT_LANG];
-  const fallback = CATALOGS[DEFAULT_LANG];
+export function translator(lang, messages) {
   const plural = new Intl.PluralRules(lang);
+  const number = new Intl.NumberFormat(lang);
+  const write = (value) => (typeof value === 'number' ? number.format(value) : String(value));
   return function t(key, params = {}) {
-    let msg = catalog[key] ?? fallback[key];
+    let msg = messages[key];
     if (msg === undefined) return key;
     if (typeof msg === 'object') {
-      const form = plural.select(Number(params.count) || 0);
-      msg = msg[form] ?? msg.other;
+      msg = msg[plural.select(Number(params.count) || 0)] ?? msg.other;
     }
-    return fill(msg, params);
+    return msg.replace(/\{(\w+)\}/g, (m, name) => (name in params ? write(params[name]) : m));
   };
 }
 
-/** Attributes that can be translated, as data-i18n-<attr>="key". */
-const ATTRIBUTES = ['aria-label', 'title', 'placeholder', 'content', 'alt'];
+/**
+ * The translator of this page, in its language.
+ * @param {Document} doc
+ */
+export function pageTranslator(doc) {
+  return translator(pageLang(doc), pageMessages(doc));
+}
 
 /**
- * Puts the catalog's text into every element of a root marked with
- * data-i18n (text content) or data-i18n-<attribute> (that attribute).
- * @param {ParentNode} root
- * @param {(key: string) => string} t
+ * `href` with its `lang` parameter set to `lang`, keeping everything else
+ * (an invitation's token, the fragment).
+ * @param {string} href an absolute address
+ * @param {string} lang
  */
-export function translatePage(root, t) {
-  for (const el of root.querySelectorAll('[data-i18n]')) {
-    el.textContent = t(el.getAttribute('data-i18n'));
-  }
-  for (const attr of ATTRIBUTES) {
-    for (const el of root.querySelectorAll(`[data-i18n-${attr}]`)) {
-      el.setAttribute(attr, t(el.getAttribute(`data-i18n-${attr}`)));
-    }
+export function withLang(href, lang) {
+  const url = new URL(href);
+  url.searchParams.set('lang', lang);
+  return url.href;
+}
+
+/**
+ * Makes the language switcher's links keep the reader where they are:
+ * the same address in the other language, with its query and fragment
+ * (the links as sent only carry ?lang=, for browsers without scripts).
+ * @param {Document} doc
+ * @param {Location | URL} loc
+ */
+export function keepPlace(doc, loc) {
+  for (const a of doc.querySelectorAll('.langs a[hreflang]')) {
+    const aim = () => { a.href = withLang(loc.href, a.getAttribute('hreflang')); };
+    aim();
+    // The address may have changed since (a seat link leaves it).
+    a.addEventListener('click', aim);
   }
 }

@@ -3,6 +3,7 @@
 // sheet, where there is one) and a QR code for a friend at the same table.
 
 import { copyText } from './copy.js';
+import { withLang } from './i18n.js';
 
 /**
  * Draws `text` as a QR code into an <svg>. The encoder (`qr.js`, about
@@ -27,13 +28,16 @@ export async function drawQr(svg, text) {
 /**
  * Binds the Copy and Share buttons of the box (ids invite-link, copy,
  * share, qr) and returns the function that shows a link in it; showing
- * the same link again does nothing.
+ * the same link again does nothing. The link shown, copied and shared
+ * opens the invitation in `lang`, the creator's language, as does the
+ * text shared with it.
  * @param {Document} doc
  * @param {(key: string) => string} t
  * @param {Navigator} nav
+ * @param {string} lang
  * @returns {(link: string) => void}
  */
-export function bindInvitation(doc, t, nav) {
+export function bindInvitation(doc, t, nav, lang) {
   const $ = (id) => doc.getElementById(id);
   let shown = null;
   $('copy').addEventListener('click', async (e) => {
@@ -49,9 +53,10 @@ export function bindInvitation(doc, t, nav) {
     });
   }
   return (link) => {
-    if (link === shown) return;
-    shown = link;
-    $('invite-link').value = link;
-    drawQr($('qr'), link).catch(() => {});
+    const inLang = withLang(link, lang);
+    if (inLang === shown) return;
+    shown = inLang;
+    $('invite-link').value = inLang;
+    drawQr($('qr'), inLang).catch(() => {});
   };
 }

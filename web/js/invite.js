@@ -3,13 +3,13 @@
 // taken only by the Join button, whose request carries this tab's join
 // key, so pressing it again after a lost answer gets the same seat.
 
-import { translator, chooseLang, translatePage } from './i18n.js';
+import { pageTranslator, keepPlace } from './i18n.js';
 import { joinRequest, readJoined, readError, gamePath, gameFromLocation, inviteFromLocation } from './protocol.js';
 import { joinKeyFor } from './join.js';
 import { updateGames, recordGame, localStore } from './games.js';
 
-const t = translator(chooseLang(navigator.languages));
-translatePage(document, t);
+const t = pageTranslator(document);
+keepPlace(document, location);
 
 const $ = (id) => document.getElementById(id);
 const button = $('join');

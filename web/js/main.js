@@ -4,7 +4,7 @@
 // (state.js), and the drawing reads the state alone. This file only wires
 // and does what a state cannot: send, play sounds, speak, remember.
 
-import { translator, chooseLang, translatePage } from './i18n.js';
+import { pageTranslator, pageLang, keepPlace } from './i18n.js';
 import {
   createState, receiveWelcome, receiveState, receiveError, receiveHint, setLink, gameNotFound, setSound, setInviteLink,
   boardView, dragView, bottomColor, movableStones, isMyTurn, isPlayer, sideOfTurn, drawOfferNews, Link,
@@ -24,8 +24,9 @@ import {
   updateGames, recordGame, findGame, localStore,
 } from './games.js';
 
-const t = translator(chooseLang(navigator.languages));
-translatePage(document, t);
+const t = pageTranslator(document);
+const lang = pageLang(document);
+keepPlace(document, location);
 
 const storage = localStore(window);
 const sound = createSound(storage);
@@ -153,7 +154,7 @@ function afterState(before) {
 // A player's game goes into this browser's list (front page), with the
 // time it was last seen; while the friend has not joined, its entry holds
 // the invitation link, which the board then shows.
-const showInvite = bindInvitation(document, t, navigator);
+const showInvite = bindInvitation(document, t, navigator, lang);
 function remember() {
   if (!isPlayer(state) || !state.game) return;
   const friend = state.role === 'white' ? 'black' : 'white';
@@ -253,12 +254,12 @@ document.getElementById('seat-copy').addEventListener('click', async (e) => {
 });
 
 // The record: saved as a file by the link, or copied as text.
-if (gameId) document.getElementById('record-download').href = recordUrl(gameId);
+if (gameId) document.getElementById('record-download').href = recordUrl(gameId, lang);
 document.getElementById('record-copy').addEventListener('click', async (e) => {
   const button = e.currentTarget;
   let ok = false;
   try {
-    const res = await fetch(recordUrl(gameId));
+    const res = await fetch(recordUrl(gameId, lang));
     ok = res.ok && await copyString(await res.text());
   } catch {
     // Not copied: the label stays.

@@ -132,11 +132,12 @@ export function sameGameRequest(game, role) {
 }
 
 /**
- * The address of a game's text record.
+ * The address of a game's text record, its sentences in `lang`.
  * @param {string} id
+ * @param {string} lang
  */
-export function recordUrl(id) {
-  return `/api/games/${encodeURIComponent(id)}/record`;
+export function recordUrl(id, lang) {
+  return `/api/games/${encodeURIComponent(id)}/record?lang=${encodeURIComponent(lang)}`;
 }
 
 /**

@@ -40,3 +40,60 @@ export function expand(html) {
 export function readPage(name) {
   return expand(readFileSync(new URL(name, WEB), 'utf8'));
 }
+
+/**
+ * The modules a script loads, itself first, as paths inside web/.
+ * @param {string} entry e.g. 'js/main.js'
+ * @returns {string[]}
+ */
+export function moduleGraph(entry) {
+  const seen = new Set();
+  const visit = (path) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    const src = readFileSync(new URL(path, WEB), 'utf8');
+    for (const m of src.matchAll(/^(?:import|export)[^'"]*from '(\.\/[^']+)'/gm)) {
+      visit(new URL(m[1], new URL(path, 'http://x/')).pathname.slice(1));
+    }
+  };
+  visit(entry);
+  return [...seen];
+}
+
+/**
+ * The message groups a page asks the server for (its
+ * `<script type="application/json" id="messages" data-keys="…">`), or
+ * null when it has none.
+ * @param {string} html
+ * @returns {string[] | null}
+ */
+export function pageGroups(html) {
+  const m = html.match(/<script type="application\/json" id="messages" data-keys="([^"]*)"><\/script>/);
+  return m ? m[1].split(/\s+/).filter(Boolean) : null;
+}
+
+const escape = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * A page in `lang` as the server makes it (routes/i18n.rs): marked texts
+ * and attributes from the catalog, <html lang>, and the messages of its
+ * groups. A second, simpler implementation, for the size budget.
+ * @param {string} html a page from readPage
+ * @param {string} lang
+ * @param {Record<string, unknown>} catalog
+ */
+export function localize(html, lang, catalog) {
+  const text = (key) => {
+    const msg = catalog[key];
+    return typeof msg === 'object' ? msg.other : msg ?? key;
+  };
+  let out = html.replace('<html lang="en">', `<html lang="${lang}">`);
+  out = out.replace(/(data-i18n="([^"{]+)"[^>]*>)[^<]*</g, (m, open, key) => `${open}${escape(text(key))}<`);
+  out = out.replace(/(\s([a-z-]+)=")[^"]*("[^>]*data-i18n-\2="([^"{]+)")/g, (m, a, attr, b, key) => `${a}${escape(text(key))}${b}`);
+  const groups = pageGroups(html);
+  if (groups) {
+    const messages = Object.fromEntries(Object.entries(catalog).filter(([k]) => groups.includes(k.split('.')[0])));
+    out = out.replace(/(id="messages" data-keys="[^"]*">)/, `$1${JSON.stringify(messages).replace(/<\//g, '<\\/')}`);
+  }
+  return out;
+}

@@ -13,9 +13,9 @@ import {
   startServer, launchBrowser, phoneContext, watchedPage, shot, noSidewaysScroll, waitText,
   createGame, pressJoin,
 } from './harness.js';
-import { translator } from '../../js/i18n.js';
+import { translatorFor } from '../catalogs.js';
 
-const t = translator('en');
+const t = translatorFor('en');
 let server;
 let browser;
 

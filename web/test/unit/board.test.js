@@ -8,13 +8,13 @@ import { nearestFirst, toSvg } from '../../js/geometry.js';
 import { arrows } from '../../js/svg.js';
 import { fadeOrder, choiceButtons } from '../../js/render.js';
 import { parsePosition, applyStep } from '../../js/position.js';
-import { translator } from '../../js/i18n.js';
+import { translatorFor } from '../catalogs.js';
 import { takenBy } from '../../js/panel.js';
 import { createState, receiveState, boardView } from '../../js/state.js';
 import { interpret, Input } from '../../js/input.js';
 import { gameState } from './fixtures.js';
 
-const t = translator('en');
+const t = translatorFor('en');
 const board = (text) => parsePosition(`${text} w`).board;
 
 test('stones are ordered by their distance along the lines, nearest first', () => {

@@ -11,7 +11,7 @@ import {
 import { createState, receiveState, canAct, movableStones } from '../../js/state.js';
 import { interpret, Input } from '../../js/input.js';
 import { readSteps, stepsUrl } from '../../js/protocol.js';
-import { translator } from '../../js/i18n.js';
+import { translatorFor } from '../catalogs.js';
 
 const tap = (state, square) => interpret(state, { type: Input.Tap, square });
 
@@ -181,7 +181,7 @@ test('the line under the board: the verdict, else the refusal explained, else wh
 });
 
 test('every sentence a board can say is in the catalogue, with its numbers filled in', () => {
-  const t = translator('en');
+  const t = translatorFor('en');
   const keys = [
     'rules.try.right', 'rules.try.rightPaika', 'rules.try.stopped', 'rules.try.continued', 'rules.try.other',
     'rules.try.wrongKind.approach', 'rules.try.wrongKind.withdrawal', 'rules.try.mustCapture', 'rules.try.repeats',

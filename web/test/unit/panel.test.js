@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { translatorFor } from '../catalogs.js';
 import assert from 'node:assert/strict';
 import { claimable } from '../../js/panel.js';
 import { createState, receiveState } from '../../js/state.js';
@@ -19,8 +20,7 @@ test('a win can be claimed only when the server says the opponent to move has go
 
 test('against the computer the result names it, and no win is claimed from it', async () => {
   const { resultTitle, computerName } = await import('../../js/panel.js');
-  const { translator } = await import('../../js/i18n.js');
-  const t = translator('en');
+  const t = translatorFor('en');
   const computer = { color: 'black', level: 3, name: 'Club', thinking: false };
   const over = (winner) => as('white', { computer, result: { winner, reason: 'no_stones' } });
   assert.equal(resultTitle(over('black'), t), 'The computer wins');
@@ -35,8 +35,7 @@ test('against the computer the result names it, and no win is claimed from it', 
 
 test('the heading says what the game is to the person looking at it', async () => {
   const { pageHeading } = await import('../../js/panel.js');
-  const { translator } = await import('../../js/i18n.js');
-  const t = translator('en');
+  const t = translatorFor('en');
   assert.equal(pageHeading(createState(), t), 'A game of Fanorona', 'before the first state');
   assert.equal(pageHeading(as('white'), t), 'Playing a friend');
   assert.equal(pageHeading(as('black'), t), 'Playing a friend');
@@ -48,8 +47,7 @@ test('the heading says what the game is to the person looking at it', async () =
 
 test('the stone counts are words: one stone, 22 stones', async () => {
   const { stoneCount } = await import('../../js/panel.js');
-  const { translator } = await import('../../js/i18n.js');
-  const t = translator('en');
+  const t = translatorFor('en');
   const state = as('white');
   assert.equal(stoneCount(state.board, 'white', t), '22 stones');
   const last = as('white', { position: 'W......../........./........./........./BB....... w 0' });

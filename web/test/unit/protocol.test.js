@@ -52,7 +52,7 @@ test('a new game like a finished one is asked for only by the computer\'s oppone
   assert.equal(sameGameRequest(game, 'black'), null);
   assert.equal(sameGameRequest({ computer: null }, 'white'), null, 'a friend is invited from the front page');
   assert.equal(sameGameRequest(null, 'white'), null);
-  assert.equal(recordUrl('d04EUAqNQF'), '/api/games/d04EUAqNQF/record');
+  assert.equal(recordUrl('d04EUAqNQF', 'mg'), '/api/games/d04EUAqNQF/record?lang=mg');
 });
 
 test('the create answer of a game against the computer has no invitation', () => {

@@ -21,16 +21,18 @@ use tokio::sync::watch;
 
 use super::{
     files::{File, Folder},
+    i18n::Choice,
     template::Message,
 };
 
 /// The site's files, from `web/` at the repository root, without its
-/// tests and without the partials that pages include: those are only
-/// served inside the pages.
+/// tests, the partials that pages include and the message catalogs: those
+/// are only served inside the pages.
 #[derive(Debug, RustEmbed)]
 #[folder = "../../web/"]
 #[exclude = "test/**"]
 #[exclude = "partials/**"]
+#[exclude = "i18n/**"]
 #[allow_missing = true]
 pub struct Web;
 
@@ -41,30 +43,29 @@ const MIN_COMPRESSED_SIZE: usize = 256;
 /// Every path not routed elsewhere: a file of `web/`, or 404 (also for
 /// the templates, which only their routes fill in and serve).
 pub(super) async fn static_file(uri: Uri, headers: HeaderMap) -> Response {
+    let choice = Choice::of(uri.query(), &headers);
     if super::template::is_template(uri.path()) {
-        return page_with_status(Message::Missing, StatusCode::NOT_FOUND, &headers);
+        return page_with_status(Message::Missing, StatusCode::NOT_FOUND, choice, &headers);
     }
-    respond::<Web>(uri.path(), &headers)
+    respond::<Web>(uri.path(), choice, &headers)
 }
 
 /// Answers a request for `path` from the files of `E`: `/` and paths
 /// ending in `/` mean `index.html`, and `/rules` may stand for `rules.html`.
 /// The body is compressed when `Accept-Encoding` allows it, and a matching
-/// `If-None-Match` gets 304.
-pub(crate) fn respond<E: Folder>(path: &str, headers: &HeaderMap) -> Response {
+/// `If-None-Match` gets 304. A page goes in the language of `choice`.
+pub(crate) fn respond<E: Folder>(path: &str, choice: Choice, headers: &HeaderMap) -> Response {
     let mut name = path.trim_start_matches('/').to_owned();
     if name.is_empty() || name.ends_with('/') {
         name.push_str("index.html");
     }
     let files = E::files();
-    let file = files.get(&name).or_else(|| {
-        let last = name.rsplit('/').next().unwrap_or_default();
-        (!last.contains('.'))
-            .then(|| files.get(&format!("{name}.html")))
-            .flatten()
-    });
-    let Some(file) = file else {
-        return page_with_status(Message::Missing, StatusCode::NOT_FOUND, headers);
+    let last = name.rsplit('/').next().unwrap_or_default();
+    if !last.contains('.') && files.get(&name).is_none() {
+        name.push_str(".html");
+    }
+    let Some(file) = files.page(&name, choice.lang) else {
+        return page_with_status(Message::Missing, StatusCode::NOT_FOUND, choice, headers);
     };
     let (coding, body) = encode(file, headers);
     let etag = etag(file, coding);
@@ -79,25 +80,34 @@ pub(crate) fn respond<E: Folder>(path: &str, headers: &HeaderMap) -> Response {
     }
     out.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     out.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    if name.ends_with(".html") {
+        choice.mark(out);
+    }
     response
 }
 
 /// Serves the page that explains `page` with `status` and no caching,
 /// compressed as `headers` allow. Falls back to a line of text when the
 /// template is not embedded.
-pub(super) fn page_with_status(page: Message, status: StatusCode, headers: &HeaderMap) -> Response {
-    let Some(html) = super::template::message_page(page) else {
+pub(super) fn page_with_status(
+    page: Message,
+    status: StatusCode,
+    choice: Choice,
+    headers: &HeaderMap,
+) -> Response {
+    let Some(html) = super::template::message_page(page, choice.lang) else {
         return (status, status.canonical_reason().unwrap_or("error")).into_response();
     };
-    let mut response = rendered_page(html, headers);
+    let mut response = rendered_page(html, choice, headers);
     *response.status_mut() = status;
     response
 }
 
 /// Sends `html`, a page made for this request, compressed as `headers`
 /// allow, with `Cache-Control: no-store`: such a page may depend on the
-/// request's link or cookie, so no cache may keep it.
-pub(super) fn rendered_page(html: String, headers: &HeaderMap) -> Response {
+/// request's link or cookie, so no cache may keep it. It is in the
+/// language of `choice`.
+pub(super) fn rendered_page(html: String, choice: Choice, headers: &HeaderMap) -> Response {
     let plain = Bytes::from(html);
     let (coding, body) = encode_now(&plain, headers);
     let mime = "text/html; charset=utf-8";
@@ -107,7 +117,7 @@ pub(super) fn rendered_page(html: String, headers: &HeaderMap) -> Response {
         out.insert(header::CONTENT_ENCODING, HeaderValue::from_static(token));
     }
     out.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    out.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    choice.mark(out);
     response
 }
 
@@ -447,7 +457,7 @@ mod tests {
     }
 
     fn get(path: &str, headers: &HeaderMap) -> Response {
-        respond::<Fixture>(path, headers)
+        respond::<Fixture>(path, Choice::of(None, headers), headers)
     }
 
     fn content_type(r: &Response) -> &str {
@@ -552,7 +562,7 @@ mod tests {
         let any = accept("gzip, br");
         let tiny = get("/css/site.css", &any);
         assert!(!tiny.headers().contains_key(header::CONTENT_ENCODING));
-        let big = respond::<Web>("/js/state.js", &any);
+        let big = respond::<Web>("/js/state.js", Choice::of(None, &any), &any);
         assert_eq!(big.headers()[header::CONTENT_ENCODING], "br");
         assert!(!shrinks(1000, 950));
         assert!(shrinks(1000, 300));

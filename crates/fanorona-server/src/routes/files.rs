@@ -3,7 +3,8 @@
 //! replaced by the partial `web/partials/NAME.html`. The pages share their
 //! head and site header this way, written once. Every file is prepared
 //! once, on first use, before it is compressed or filled in: a request
-//! never pays for an include.
+//! never pays for an include. A page is then translated into each of the
+//! site's languages ([`i18n`](super::i18n)), once too.
 
 use std::{borrow::Cow, collections::HashMap, sync::LazyLock};
 
@@ -11,7 +12,10 @@ use axum::body::Bytes;
 use rust_embed::RustEmbed;
 use sha2::{Digest, Sha256};
 
-use super::assets::Web;
+use super::{
+    assets::Web,
+    i18n::{self, Lang},
+};
 
 /// The parts that pages include, from `web/partials/`; never served on
 /// their own.
@@ -31,14 +35,21 @@ pub(crate) struct File {
     pub(crate) mime: String,
 }
 
-/// Every file of an embedded folder as the server sends it, by name.
+/// Every file of an embedded folder as the server sends it, by name, and
+/// each page in each language.
 #[derive(Debug, Default)]
-pub(crate) struct Files(HashMap<String, File>);
+pub(crate) struct Files {
+    /// The files as embedded; a page as written, in English.
+    files: HashMap<String, File>,
+    /// Each page by its language and name.
+    pages: HashMap<(Lang, String), File>,
+}
 
 impl Files {
     /// Reads every file of `E`, putting the partials of `P` into its pages.
     pub(super) fn load<E: RustEmbed, P: RustEmbed>() -> Files {
         let mut files = HashMap::new();
+        let mut pages = HashMap::new();
         for name in E::iter() {
             let Some(file) = E::get(&name) else {
                 continue;
@@ -51,11 +62,7 @@ impl Files {
                 .filter(|text| text.contains(MARK))
                 .map(|text| expand(text, |name| P::get(&format!("{name}.html")).map(|p| p.data)));
             let file = match expanded {
-                Some(page) => File {
-                    hash: Sha256::digest(page.as_bytes()).into(),
-                    data: Bytes::from(page),
-                    mime,
-                },
+                Some(page) => File::new(page, &mime),
                 None => File {
                     hash: file.metadata.sha256_hash(),
                     data: match file.data {
@@ -65,19 +72,54 @@ impl Files {
                     mime,
                 },
             };
+            if name.ends_with(".html") {
+                for lang in Lang::ALL {
+                    let page = std::str::from_utf8(&file.data)
+                        .ok()
+                        .and_then(|text| i18n::translate(text, lang));
+                    if let Some(page) = page {
+                        pages.insert((lang, name.to_string()), File::new(page, &file.mime));
+                    }
+                }
+            }
             files.insert(name.into_owned(), file);
         }
-        Files(files)
+        Files { files, pages }
     }
 
-    /// The file `name` (a path inside the folder, without a leading `/`).
+    /// The file `name` (a path inside the folder, without a leading `/`),
+    /// a page as written.
     pub(crate) fn get(&self, name: &str) -> Option<&File> {
-        self.0.get(name)
+        self.files.get(name)
     }
 
-    /// Every file, in no particular order.
+    /// The file `name`, a page in `lang`.
+    pub(crate) fn page(&self, name: &str, lang: Lang) -> Option<&File> {
+        self.pages
+            .get(&(lang, name.to_owned()))
+            .or_else(|| self.files.get(name))
+    }
+
+    /// Every file the server sends, each page in each language, in no
+    /// particular order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, &File)> {
-        self.0.iter().map(|(name, file)| (name.as_str(), file))
+        let files = self.files.iter().map(|(name, file)| (name.as_str(), file));
+        let pages = self
+            .pages
+            .iter()
+            .map(|((_, name), file)| (name.as_str(), file));
+        files.chain(pages)
+    }
+}
+
+impl File {
+    /// A file of `text` with content type `mime`.
+    fn new(text: String, mime: &str) -> File {
+        File {
+            hash: Sha256::digest(text.as_bytes()).into(),
+            data: Bytes::from(text),
+            mime: mime.to_owned(),
+        }
     }
 }
 

@@ -4,6 +4,7 @@ mod api;
 mod assets;
 mod files;
 mod headers;
+mod i18n;
 mod pages;
 mod preview;
 mod record;

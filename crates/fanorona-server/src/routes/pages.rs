@@ -5,13 +5,13 @@
 
 use axum::{
     extract::{Query, State},
-    http::{HeaderMap, StatusCode},
+    http::{HeaderMap, StatusCode, Uri},
     response::{IntoResponse, Redirect, Response},
 };
 use axum_extra::extract::CookieJar;
 use serde::Deserialize;
 
-use super::{api, assets, template, template::Message};
+use super::{api, assets, i18n::Choice, template, template::Message};
 use crate::{
     clock,
     error::AppError,
@@ -23,8 +23,9 @@ use crate::{
 };
 
 /// `GET /`: the home page.
-pub(super) async fn index(headers: HeaderMap) -> Response {
-    assets::respond::<assets::Web>("index.html", &headers)
+pub(super) async fn index(uri: Uri, headers: HeaderMap) -> Response {
+    let choice = Choice::of(uri.query(), &headers);
+    assets::respond::<assets::Web>("index.html", choice, &headers)
 }
 
 /// The query of a game link: a seat link has `seat`, an invitation `invite`.
@@ -43,15 +44,17 @@ pub(super) async fn game(
     Query(query): Query<GameQuery>,
     State(state): State<AppState>,
     jar: CookieJar,
+    uri: Uri,
     headers: HeaderMap,
 ) -> Response {
+    let choice = Choice::of(uri.query(), &headers);
     let page = match game {
-        Ok(GamePath(id)) => game_page(&id, query, &state, jar, &headers).await,
+        Ok(GamePath(id)) => game_page(&id, query, &state, jar, choice, &headers).await,
         Err(error) => Err(error),
     };
     match page {
         Ok(response) => response,
-        Err(error) => message_page(&error, &headers),
+        Err(error) => message_page(&error, choice, &headers),
     }
 }
 
@@ -60,6 +63,7 @@ async fn game_page(
     query: GameQuery,
     state: &AppState,
     jar: CookieJar,
+    choice: Choice,
     headers: &HeaderMap,
 ) -> Result<Response, AppError> {
     let handle = state.hub.get(game_id).await?;
@@ -74,14 +78,16 @@ async fn game_page(
             Some(_) => jar.add(seat::cookie(game_id, &secret, secure)),
             None => jar,
         };
-        return Ok((jar, back).into_response());
+        let mut response = (jar, back).into_response();
+        choice.mark(response.headers_mut());
+        return Ok(response);
     }
     if let Some(invite) = query.invite {
-        return invitation_page(&handle, game_id, &invite, state, &jar, headers).await;
+        return invitation_page(&handle, game_id, &invite, state, &jar, choice, headers).await;
     }
     let jar = carry_rematch_seat(jar, &handle, game_id, secure).await;
-    let page = template::game_page(&site.origin, game_id);
-    Ok((jar, rendered(page, headers)).into_response())
+    let page = template::game_page(&site.origin, game_id, choice.lang);
+    Ok((jar, rendered(page, choice, headers)).into_response())
 }
 
 /// The answer to invitation link `invite` of game `id`: the invitation
@@ -92,6 +98,7 @@ async fn invitation_page(
     invite: &str,
     state: &AppState,
     jar: &CookieJar,
+    choice: Choice,
     headers: &HeaderMap,
 ) -> Result<Response, AppError> {
     let holder = api::holder(id, jar, headers)?;
@@ -101,21 +108,24 @@ async fn invitation_page(
     };
     Ok(match open {
         Invitation::Open(seat) => rendered(
-            template::invite_page(&state.hub.site().origin, id, seat),
+            template::invite_page(&state.hub.site().origin, id, seat, choice.lang),
+            choice,
             headers,
         ),
         Invitation::Holder(_) | Invitation::Closed => {
-            Redirect::to(&format!("/g/{id}")).into_response()
+            let mut response = Redirect::to(&format!("/g/{id}")).into_response();
+            choice.mark(response.headers_mut());
+            response
         }
     })
 }
 
 /// Sends a page made for this request, or the error page when its file is
 /// missing from the binary.
-fn rendered(page: Option<String>, headers: &HeaderMap) -> Response {
+fn rendered(page: Option<String>, choice: Choice, headers: &HeaderMap) -> Response {
     match page {
-        Some(html) => assets::rendered_page(html, headers),
-        None => message_page(&AppError::Unavailable, headers),
+        Some(html) => assets::rendered_page(html, choice, headers),
+        None => message_page(&AppError::Unavailable, choice, headers),
     }
 }
 
@@ -149,11 +159,11 @@ async fn carry_rematch_seat(
 }
 
 /// A small page that explains an error in words, with a way on.
-fn message_page(error: &AppError, headers: &HeaderMap) -> Response {
+fn message_page(error: &AppError, choice: Choice, headers: &HeaderMap) -> Response {
     let (page, status) = match error {
         AppError::GameNotFound => (Message::Missing, StatusCode::NOT_FOUND),
         AppError::InvitationExpired => (Message::Expired, StatusCode::GONE),
         e => (Message::Failed, e.status()),
     };
-    assets::page_with_status(page, status, headers)
+    assets::page_with_status(page, status, choice, headers)
 }

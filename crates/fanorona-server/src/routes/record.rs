@@ -1,18 +1,19 @@
 //! `GET /api/games/{id}/record`: a game written down as a text record
 //! (the format of the rules crate's [`Record`]), finished or running, for
 //! anyone with the game's link. The sentences in its header come from the
-//! page's catalog, as the page would say them.
+//! catalog of the request's language, as the page would say them; the
+//! tags' names are the format's, the same in every language.
 
 use std::time::{Duration, UNIX_EPOCH};
 
 use axum::{
     extract::State,
-    http::header,
+    http::{header, HeaderMap, Uri},
     response::{IntoResponse, Response},
 };
 use fanorona::{Color, Record, Score, TagError, Turn};
 
-use super::template::message;
+use super::i18n::{fill, Catalog, Choice};
 use crate::{
     error::AppError,
     extract::GamePath,
@@ -28,10 +29,13 @@ const GAME: &str = "fanoron-tsivy (9x5).";
 pub(super) async fn get_record(
     GamePath(id): GamePath,
     State(hub): State<Hub>,
+    uri: Uri,
+    headers: HeaderMap,
 ) -> Result<Response, AppError> {
     let handle = hub.get(&id).await?;
     let facts = handle.record().await?;
-    let text = record(&facts, &hub.site().origin, &id)?.to_string();
+    let catalog = Catalog::of(Choice::of(uri.query(), &headers).lang);
+    let text = record(&facts, &hub.site().origin, &id, catalog)?.to_string();
     let disposition = format!("attachment; filename=\"fanorona-{id}.txt\"");
     Ok((
         [
@@ -44,13 +48,19 @@ pub(super) async fn get_record(
         .into_response())
 }
 
-/// The record of a game: its header, then its completed turns.
+/// The record of a game: its header, its sentences from `catalog`, then
+/// its completed turns.
 ///
 /// # Errors
 ///
 /// [`AppError::Record`] when a turn or a tag cannot be written, which
 /// only a bug can cause.
-pub(super) fn record(facts: &RecordFacts, origin: &str, id: &GameId) -> Result<Record, AppError> {
+pub(super) fn record(
+    facts: &RecordFacts,
+    origin: &str,
+    id: &GameId,
+    catalog: &Catalog,
+) -> Result<Record, AppError> {
     let bug = |e: TagError| AppError::Record(e.to_string());
     let mut record = Record::new();
     let mut tags = vec![
@@ -60,16 +70,19 @@ pub(super) fn record(facts: &RecordFacts, origin: &str, id: &GameId) -> Result<R
     if let Some(ended) = facts.ended_at {
         tags.push(("Ended", timestamp(ended)));
     }
-    tags.push(("White", player(facts, Color::White)));
-    tags.push(("Black", player(facts, Color::Black)));
+    tags.push(("White", player(facts, Color::White, catalog)));
+    tags.push(("Black", player(facts, Color::Black, catalog)));
     let score = facts
         .result
         .map_or(Score::Unfinished, |r| Score::of_finished(r.winner));
     tags.push((fanorona::RESULT_TAG, score.token().to_owned()));
     if let Some(result) = facts.result {
-        tags.push(("Reason", reason(result)));
+        tags.push(("Reason", reason(result, catalog)));
     }
-    tags.push(("Rules", format!("{GAME} {}", message("which.summary.p"))));
+    tags.push((
+        "Rules",
+        format!("{GAME} {}", catalog.text("which.summary.p")),
+    ));
     for (name, value) in tags {
         record.set_tag(name, &value).map_err(bug)?;
     }
@@ -91,12 +104,12 @@ fn timestamp(seconds: i64) -> String {
 
 /// Who played `color`: the computer and its level, the player who started
 /// the game, the invited friend, or nobody yet.
-fn player(facts: &RecordFacts, color: Color) -> String {
+fn player(facts: &RecordFacts, color: Color, catalog: &Catalog) -> String {
     if let Some(seat) = facts.computer.filter(|seat| seat.color == color) {
         let level = seat.level.number().to_string();
-        let name = message(&format!("level.{level}")).to_owned();
+        let name = catalog.text(&format!("level.{level}")).to_owned();
         return fill(
-            message("game.computer"),
+            catalog.text("game.computer"),
             &[("name", &name), ("level", &level)],
         );
     }
@@ -107,27 +120,23 @@ fn player(facts: &RecordFacts, color: Color) -> String {
     } else {
         "record.open"
     };
-    message(key).to_owned()
+    catalog.text(key).to_owned()
 }
 
 /// Who won and why, as the page says it: "Black wins. By resignation."
-fn reason(result: GameResult) -> String {
+fn reason(result: GameResult, catalog: &Catalog) -> String {
     let title = match result.winner {
         Some(color) => {
-            let color = message(&format!("color.{}", color.name())).to_owned();
-            fill(message("result.win"), &[("color", &color)])
+            let key = format!("color.{}", color.name());
+            fill(catalog.text("result.win"), &[("color", catalog.text(&key))])
         }
-        None => message("result.draw").to_owned(),
+        None => catalog.text("result.draw").to_owned(),
     };
-    let why = message(&format!("reason.{}", result.reason.code())).to_owned();
-    format!("{title}. {why}")
-}
-
-/// Puts the values of `params` in place of their `{name}` in `text`.
-fn fill(text: &str, params: &[(&str, &str)]) -> String {
-    params.iter().fold(text.to_owned(), |text, (name, value)| {
-        text.replace(&format!("{{{name}}}"), value)
-    })
+    let why = format!("reason.{}", result.reason.code());
+    fill(
+        catalog.text("record.result"),
+        &[("result", &title), ("reason", catalog.text(&why))],
+    )
 }
 
 #[cfg(test)]
@@ -135,7 +144,10 @@ mod tests {
     use fanorona::{ByColor, Position};
 
     use super::*;
-    use crate::game::{ComputerSeat, Level, Reason};
+    use crate::{
+        game::{ComputerSeat, Level, Reason},
+        routes::i18n::Lang,
+    };
 
     fn facts() -> RecordFacts {
         RecordFacts {
@@ -155,9 +167,14 @@ mod tests {
 
     fn written(facts: &RecordFacts) -> String {
         let id: GameId = "d04EUAqNQF".parse().expect("an id");
-        record(facts, "https://fanorona.example", &id)
-            .expect("a record")
-            .to_string()
+        record(
+            facts,
+            "https://fanorona.example",
+            &id,
+            Catalog::of(Lang::En),
+        )
+        .expect("a record")
+        .to_string()
     }
 
     #[test]
@@ -202,7 +219,7 @@ mod tests {
             winner: None,
             reason: Reason::Agreement,
         };
-        assert_eq!(reason(draw), "Draw. By agreement.");
+        assert_eq!(reason(draw, Catalog::of(Lang::En)), "Draw. By agreement.");
     }
 
     #[test]
@@ -213,7 +230,13 @@ mod tests {
         assert!(written(&facts).contains(&format!("[Position \"{text} 0\"]\n")));
         facts.moves = vec!["e2e3".into()];
         let id: GameId = "d04EUAqNQF".parse().expect("an id");
-        let err = record(&facts, "https://fanorona.example", &id).expect_err("not notation");
+        let err = record(
+            &facts,
+            "https://fanorona.example",
+            &id,
+            Catalog::of(Lang::En),
+        )
+        .expect_err("not notation");
         assert_eq!(err.code(), "internal");
     }
 }

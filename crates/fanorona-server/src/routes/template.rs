@@ -6,11 +6,13 @@
 //! seat secret: the invitation page's script reads the token from its own
 //! address.
 
-use std::{collections::HashMap, sync::LazyLock};
-
 use fanorona::Color;
 
-use super::{assets::Web, files::Folder};
+use super::{
+    assets::Web,
+    files::Folder,
+    i18n::{Catalog, Lang},
+};
 use crate::ids::GameId;
 
 /// The files of `web/` that are templates: served only filled in, by
@@ -73,10 +75,10 @@ fn escape_into(out: &mut String, text: &str) {
     }
 }
 
-/// The page `name`, its partials put in, filled with `values`; `None`
-/// when the page is not embedded.
-fn render(name: &str, values: &Values<'_>) -> Option<String> {
-    let file = Web::files().get(name)?;
+/// The page `name` in `lang`, its partials put in, filled with `values`;
+/// `None` when the page is not embedded.
+fn render(name: &str, lang: Lang, values: &Values<'_>) -> Option<String> {
+    let file = Web::files().page(name, lang)?;
     let text = std::str::from_utf8(&file.data).ok()?;
     Some(fill(text, values))
 }
@@ -92,20 +94,26 @@ fn preview_image(origin: &str) -> String {
     format!("{origin}/preview.png")
 }
 
-/// The game page of game `id`.
-pub(super) fn game_page(origin: &str, id: &GameId) -> Option<String> {
+/// The game page of game `id`, in `lang`.
+pub(super) fn game_page(origin: &str, id: &GameId, lang: Lang) -> Option<String> {
     let (canonical, image) = (canonical(origin, id), preview_image(origin));
-    render("game.html", &[("canonical", &canonical), ("image", &image)])
+    render(
+        "game.html",
+        lang,
+        &[("canonical", &canonical), ("image", &image)],
+    )
 }
 
-/// The invitation to game `id` whose free seat is `seat`.
-pub(super) fn invite_page(origin: &str, id: &GameId, seat: Color) -> Option<String> {
+/// The invitation to game `id` whose free seat is `seat`, in `lang`.
+pub(super) fn invite_page(origin: &str, id: &GameId, seat: Color, lang: Lang) -> Option<String> {
+    let catalog = Catalog::of(lang);
     let (canonical, image) = (canonical(origin, id), preview_image(origin));
     let creator = (!seat).name();
     let from_key = format!("invite.from.{creator}");
     let seat_key = format!("invite.seat.{}", seat.name());
     render(
         "invite.html",
+        lang,
         &[
             ("canonical", &canonical),
             ("image", &image),
@@ -113,9 +121,9 @@ pub(super) fn invite_page(origin: &str, id: &GameId, seat: Color) -> Option<Stri
             ("creator", creator),
             ("seat", seat.name()),
             ("from_key", &from_key),
-            ("from", message(&from_key)),
+            ("from", catalog.text(&from_key)),
             ("seat_key", &seat_key),
-            ("seat_text", message(&seat_key)),
+            ("seat_text", catalog.text(&seat_key)),
         ],
     )
 }
@@ -137,7 +145,7 @@ impl Message {
     #[cfg(test)]
     const ALL: [Message; 3] = [Message::Missing, Message::Expired, Message::Failed];
 
-    /// The first part of the page's catalog keys (`missing.h`...).
+    /// The page's name, for its stylesheet.
     const fn key(self) -> &'static str {
         match self {
             Message::Missing => "missing",
@@ -145,15 +153,25 @@ impl Message {
             Message::Failed => "failed",
         }
     }
+
+    /// The catalog keys of the page's title, heading and text.
+    const fn texts(self) -> [&'static str; 3] {
+        match self {
+            Message::Missing => ["missing.doctitle", "missing.h", "missing.p"],
+            Message::Expired => ["expired.doctitle", "expired.h", "expired.p"],
+            Message::Failed => ["failed.doctitle", "failed.h", "failed.p"],
+        }
+    }
 }
 
-/// The page that explains `kind`, its text from the page's catalog.
-pub(super) fn message_page(kind: Message) -> Option<String> {
+/// The page that explains `kind`, in `lang`.
+pub(super) fn message_page(kind: Message, lang: Lang) -> Option<String> {
     let key = kind.key();
-    let text = |part: &str| message(&format!("{key}.{part}")).to_owned();
-    let (title, heading, body) = (text("doctitle"), text("h"), text("p"));
+    let catalog = Catalog::of(lang);
+    let [title, heading, body] = kind.texts().map(|key| catalog.text(key).to_owned());
     render(
         "message.html",
+        lang,
         &[
             ("kind", key),
             ("title", &title),
@@ -161,38 +179,6 @@ pub(super) fn message_page(kind: Message) -> Option<String> {
             ("text", &body),
         ],
     )
-}
-
-/// The English text of message `key` from the page's own catalog
-/// (`web/js/messages-en.js`), so the server writes what the page's script
-/// would; the key itself when it is missing (a test checks none is).
-pub(super) fn message(key: &str) -> &str {
-    CATALOG.get(key).map_or(key, String::as_str)
-}
-
-/// The plain messages of `web/js/messages-en.js`: its lines of the form
-/// `'key': 'text',` (plural forms are left out).
-static CATALOG: LazyLock<HashMap<String, String>> = LazyLock::new(|| {
-    let Some(file) = Web::files().get("js/messages-en.js") else {
-        return HashMap::new();
-    };
-    String::from_utf8_lossy(&file.data)
-        .lines()
-        .filter_map(catalog_line)
-        .collect()
-});
-
-/// Reads one `'key': 'text',` line of the catalog.
-fn catalog_line(line: &str) -> Option<(String, String)> {
-    let line = line.trim().strip_prefix('\'')?;
-    let (key, text) = line.split_once("': '")?;
-    let text = text
-        .strip_suffix("',")
-        .or_else(|| text.strip_suffix('\''))?;
-    Some((
-        key.to_owned(),
-        text.replace("\\'", "'").replace("\\\\", "\\"),
-    ))
 }
 
 #[cfg(test)]
@@ -213,22 +199,15 @@ mod tests {
     }
 
     #[test]
-    fn catalog_lines_are_read_with_their_escapes() {
-        assert_eq!(
-            catalog_line("  'a.b': 'It\\'s White’s turn',"),
-            Some(("a.b".into(), "It's White’s turn".into()))
-        );
-        assert_eq!(catalog_line("  'a': { one: 'x', other: 'y' },"), None);
-        assert_eq!(catalog_line("// 'a': 'b',"), None);
-    }
-
-    #[test]
     fn every_filled_page_has_every_value_and_message() {
         let id: GameId = "abcdefghij".parse().expect("an id");
         let origin = "https://fanorona.example";
-        let mut pages = vec![game_page(origin, &id).expect("the game page")];
-        for seat in Color::ALL {
-            pages.push(invite_page(origin, &id, seat).expect("the invitation"));
+        let mut pages = Vec::new();
+        for lang in Lang::ALL {
+            pages.push(game_page(origin, &id, lang).expect("the game page"));
+            for seat in Color::ALL {
+                pages.push(invite_page(origin, &id, seat, lang).expect("the invitation"));
+            }
         }
         for page in pages {
             assert!(!page.contains("{{"), "a mark is left in {page}");
@@ -244,22 +223,25 @@ mod tests {
 
     #[test]
     fn every_message_page_is_filled_from_the_catalog_and_draws_no_board() {
-        let mut titles = Vec::new();
-        for kind in Message::ALL {
-            let page = message_page(kind).expect("the message page");
-            let key = kind.key();
-            assert!(!page.contains("{{"), "a mark is left in {page}");
-            for part in ["doctitle", "h", "p"] {
-                let name = format!("{key}.{part}");
-                assert_ne!(message(&name), name, "{name} is not in the catalog");
-                let marked = format!("data-i18n=\"{name}\">{}<", message(&name));
-                assert!(page.contains(&marked), "{marked} not in {page}");
+        for lang in Lang::ALL {
+            let catalog = Catalog::of(lang);
+            let mut titles = Vec::new();
+            for kind in Message::ALL {
+                let page = message_page(kind, lang).expect("the message page");
+                assert!(!page.contains("{{"), "a mark is left in {page}");
+                assert!(page.contains(&format!("<html lang=\"{}\">", lang.tag())));
+                for name in kind.texts() {
+                    assert!(catalog.has(name), "{name} is not in the catalog");
+                    let mut text = String::new();
+                    escape_into(&mut text, catalog.text(name));
+                    let marked = format!("data-i18n=\"{name}\">{text}<");
+                    assert!(page.contains(&marked), "{marked} not in {page}");
+                }
+                assert!(!page.contains("<script"), "{page}");
+                titles.push(catalog.text(kind.texts()[0]).to_owned());
             }
-            assert!(page.contains("src=\"/js/message.js\""), "{page}");
-            assert!(!page.contains("render.js") && !page.contains("diagram.js"));
-            titles.push(message(&format!("{key}.doctitle")).to_owned());
+            titles.dedup();
+            assert_eq!(titles.len(), 3);
         }
-        titles.dedup();
-        assert_eq!(titles.len(), 3);
     }
 }
