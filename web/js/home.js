@@ -199,7 +199,7 @@ function gameItem(game) {
   remove.type = 'button';
   remove.className = 'icon-button remove';
   remove.dataset.game = game.id;
-  remove.setAttribute('aria-label', `${t('home.games.remove')}: ${what.textContent}, ${time.textContent}`);
+  remove.setAttribute('aria-label', t('home.games.removeLabel', { game: what.textContent, when: time.textContent }));
   remove.textContent = '×';
   li.append(link, remove);
   return li;

@@ -113,8 +113,9 @@ function renderPlayer(p, color, state, t) {
     return;
   }
   p.swatch.className = `swatch ${color}`;
-  let who = t(`color.${color}`);
-  if (isPlayer(state)) who += ` · ${t(color === state.role ? 'game.you' : 'game.yourFriend')}`;
+  const name = t(`color.${color}`);
+  const who = !isPlayer(state) ? name
+    : t(color === state.role ? 'game.player.you' : 'game.player.friend', { color: name });
   setText(p.who, who);
   const presence = g ? g.players[color] : null;
   const key = !presence || !presence.joined ? 'game.notJoined'

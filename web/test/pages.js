@@ -38,7 +38,8 @@ export function expand(html) {
  * @returns {string}
  */
 export function readPage(name) {
-  return expand(readFileSync(new URL(name, WEB), 'utf8'));
+  // Twice: a partial may include another, as on the server.
+  return expand(expand(readFileSync(new URL(name, WEB), 'utf8')));
 }
 
 /**

@@ -268,9 +268,7 @@ async fn error_pages_keep_their_status_and_headers_and_load_no_board() {
         let page = resp.text().await.unwrap();
         assert!(page.contains(&format!(">{heading}</h1>")), "{path}: {page}");
         assert!(!page.contains("{{"), "{path}: {page}");
-        assert!(page.contains("/js/message.js"), "{path}");
-        for board in ["render.js", "diagram.js", "pages.js", "position.js"] {
-            assert!(!page.contains(board), "{path} loads {board}");
-        }
+        // Written in its language by the server: nothing to run.
+        assert!(!page.contains("<script"), "{path} loads a script");
     }
 }

@@ -57,7 +57,8 @@ test('the creator picks who moves first; the friend opens the invitation and the
   await creator.page.click('#start');
   await creator.page.waitForSelector('#invite:not([hidden])');
   const invite = await creator.page.inputValue('#invite-link');
-  assert.match(invite, /^http:\/\/127\.0\.0\.1:\d+\/g\/[A-Za-z0-9]{10}\?invite=[A-Za-z0-9]{22}$/);
+  // The link opens the invitation in the creator's language.
+  assert.match(invite, /^http:\/\/127\.0\.0\.1:\d+\/g\/[A-Za-z0-9]{10}\?invite=[A-Za-z0-9]{22}&lang=en$/);
   assert.match(await creator.page.textContent('.rules-line'), /capture is compulsory/);
   await creator.page.waitForSelector('#qr path');
   assert.equal(await creator.page.locator('#qr path').count(), 1);

@@ -11,7 +11,16 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
-import { readPage } from '../pages.js';
+import { readPage, pageGroups } from '../pages.js';
+import { CATALOGS } from '../catalogs.js';
+import { LANGS } from '../../js/i18n.js';
+
+/** The keys a page marks for translation, in order. */
+const marks = (html) => [...html.matchAll(/data-i18n(?:-[a-z-]+)?="([^"]+)"/g)].map((m) => m[1]).join(' ');
+const sameMarks = (sent, page) => marks(sent) === marks(page);
+/** JSON with every object's keys sorted, to compare by content. */
+const canon = (v) => JSON.stringify(v, (k, x) => (x && typeof x === 'object' && !Array.isArray(x)
+  ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const WEB = join(ROOT, 'web');
@@ -130,8 +139,9 @@ function webFiles(dir = WEB) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
-      // The tests are not served, nor the partials that pages include.
-      if (![join(WEB, 'test'), join(WEB, 'partials')].includes(path)) out.push(...webFiles(path));
+      // The tests are not served, nor the partials that pages include,
+      // nor the catalogs (pages carry their messages).
+      if (![join(WEB, 'test'), join(WEB, 'partials'), join(WEB, 'i18n')].includes(path)) out.push(...webFiles(path));
     } else if (statSync(path).isFile()) {
       out.push(relative(WEB, path));
     }
@@ -140,8 +150,9 @@ function webFiles(dir = WEB) {
 }
 
 // The files are embedded in the binary: a binary built before the last
-// change of web/ would test old files, so compare them first (a page with
-// its partials put in).
+// change of web/ would test old files, so compare them first: a file byte
+// for byte; a page (which the server translates) by the keys it marks, in
+// order, and the messages it carries in each language.
 // The templates (game.html, invite.html, message.html) are only served
 // filled in, by their routes, and are checked through them.
 const TEMPLATES = ['game.html', 'invite.html', 'message.html'];
@@ -151,8 +162,19 @@ async function checkEmbeddedFiles(url) {
   for (const file of webFiles().filter((f) => !TEMPLATES.includes(f))) {
     const res = await fetch(`${url}/${file.split('/').map(encodeURIComponent).join('/')}`);
     const body = Buffer.from(await res.arrayBuffer());
-    const expected = file.endsWith('.html') ? Buffer.from(readPage(file)) : readFileSync(join(WEB, file));
-    if (!res.ok || !body.equals(expected)) stale.push(file);
+    const same = file.endsWith('.html')
+      ? sameMarks(body.toString(), readPage(file))
+      : body.equals(readFileSync(join(WEB, file)));
+    if (!res.ok || !same) stale.push(file);
+  }
+  for (const lang of LANGS) {
+    const page = await (await fetch(`${url}/?lang=${lang}`)).text();
+    const groups = pageGroups(readPage('index.html'));
+    const want = Object.fromEntries(Object.entries(CATALOGS[lang]).filter(([k]) => groups.includes(k.split('.')[0])));
+    const sent = page.match(/<script type="application\/json" id="messages"[^>]*>([^<]*)<\/script>/);
+    if (!sent || canon(JSON.parse(sent[1])) !== canon(want)) {
+      stale.push(`i18n/${lang}.json`);
+    }
   }
   if (stale.length) {
     throw new Error(`The server binary embeds an older web/ (${stale.join(', ')}).\n`

@@ -248,7 +248,7 @@ test('the front page and the board survive garbage in localStorage', async () =>
   // The board of a game with garbage beside it still shows its invitation.
   await page.goto(created.seat_link);
   await waitText(page, '#waiting-friend', /^Waiting for your friend to join$/);
-  assert.equal(await page.inputValue('#invite-link'), created.invite_link);
+  assert.equal(await page.inputValue('#invite-link'), `${created.invite_link}&lang=en`);
   await page.evaluate(() => localStorage.setItem('fanorona.games', '}{'));
   await page.reload();
   await waitText(page, '#waiting-friend', /^Waiting for your friend to join$/);

@@ -141,7 +141,7 @@ test('on a 390x844 phone the creator sees the whole link, Copy and "Waiting for 
   await page.evaluate(() => window.scrollTo(0, 0));
   await waitText(page, '#waiting', /^Waiting for your friend…$/);
   const link = await page.inputValue('#invite-link');
-  assert.match(link, /\/g\/[A-Za-z0-9]+\?invite=[A-Za-z0-9]+$/);
+  assert.match(link, /\/g\/[A-Za-z0-9]+\?invite=[A-Za-z0-9]+&lang=en$/);
   const fits = await page.$eval('#invite-link', (f) => ({
     height: [f.scrollHeight, f.clientHeight], width: [f.scrollWidth, f.clientWidth],
   }));

@@ -60,7 +60,12 @@ impl Files {
                 .then(|| std::str::from_utf8(&file.data).ok())
                 .flatten()
                 .filter(|text| text.contains(MARK))
-                .map(|text| expand(text, |name| P::get(&format!("{name}.html")).map(|p| p.data)));
+                .map(|text| {
+                    let partial = |name: &str| P::get(&format!("{name}.html")).map(|p| p.data);
+                    // Twice: a partial may include another (the header
+                    // includes the language switcher).
+                    expand(&expand(text, partial), partial)
+                });
             let file = match expanded {
                 Some(page) => File::new(page, &mime),
                 None => File {
@@ -137,10 +142,12 @@ impl Folder for Web {
 }
 
 /// The bytes of `web/{name}` as the site sends them: a page with its
-/// partials put in, before any template value is filled in. `None` when
-/// there is no such file.
+/// partials put in, in English, before any template value is filled in.
+/// `None` when there is no such file.
 pub fn file(name: &str) -> Option<Bytes> {
-    Web::files().get(name).map(|file| file.data.clone())
+    Web::files()
+        .page(name, Lang::En)
+        .map(|file| file.data.clone())
 }
 
 /// How an include line starts.
@@ -245,7 +252,8 @@ mod tests {
             assert!(text.contains(links), "{name} has no icon or style sheet");
             assert!(text.contains("<header class=\"site-header\">"), "{name}");
             assert_eq!(page.hash, <[u8; 32]>::from(Sha256::digest(&page.data)));
-            assert_eq!(file(name).as_deref(), Some(text.as_bytes()));
+            let english = Web::files().page(name, Lang::En).expect("in English");
+            assert_eq!(file(name).as_deref(), Some(&english.data[..]));
         }
         let current = |name: &str| {
             let text = file(name).expect("a page");
