@@ -173,6 +173,10 @@ async fn an_invitation_link_previews_in_its_language() {
         let tag = text("mg", key);
         assert!(page.contains(&tag), "{key} not in {page}");
     }
+    assert!(
+        page.contains("<meta property=\"og:locale\" content=\"mg_MG\""),
+        "{page}"
+    );
     server.stop().await;
 }
 
