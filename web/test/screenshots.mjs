@@ -1,6 +1,7 @@
 // Takes the pictures of docs/screenshots/: the front page at 1280x800
 // and 1920x1080, the creator's invitation on a 390x844 phone just after
-// starting a game, and the game page in the middle of a game, as White
+// starting a game (and the front page in Malagasy and the invitation in
+// French on the same phone), and the game page in the middle of a game, as White
 // sees it with a stone picked up, at a desktop in the light and dark
 // themes, on a wide screen (game-wide, 1920x1080) and on a phone. The
 // turns are played through the HTTP API, always the first of the steps
@@ -69,6 +70,15 @@ async function frontPages(browser, server) {
   await page.waitForSelector('#qr path');
   await page.evaluate(() => window.scrollTo(0, 0));
   await save(page, 'invite-phone');
+  // The same two in Malagasy and French, as their links open them.
+  await page.goto(`${server.url}/?lang=mg`);
+  await page.waitForSelector('.picture svg');
+  await save(page, 'home-phone-mg');
+  await page.goto(`${server.url}/?lang=fr`);
+  await page.click('#start');
+  await page.waitForSelector('#qr path');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await save(page, 'invite-phone-fr');
   await context.close();
 }
 
