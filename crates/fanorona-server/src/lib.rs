@@ -1,5 +1,6 @@
 //! The Fanorona web site: pages, a JSON API and one WebSocket per browser
-//! tab, over games stored in SQLite. See `docs/API.md` for the protocol.
+//! tab, over games stored in SQLite or PostgreSQL. See `docs/API.md` for
+//! the protocol.
 #![warn(missing_docs)]
 
 pub mod clock;

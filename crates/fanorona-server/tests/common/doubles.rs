@@ -120,4 +120,8 @@ impl Store for ControlledStore {
         self.write()?;
         self.inner.delete_expired_invitations(created_before).await
     }
+
+    async fn ready(&self) -> Result<(), StoreError> {
+        self.inner.ready().await
+    }
 }

@@ -5,6 +5,7 @@
 #![allow(dead_code, unreachable_pub, clippy::unwrap_used)]
 
 pub mod doubles;
+pub mod postgres;
 pub mod process;
 pub mod raw;
 

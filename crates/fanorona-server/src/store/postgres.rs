@@ -1,0 +1,401 @@
+//! The PostgreSQL backend, for several server processes sharing one
+//! database: a pool of connections (each keeps the statements it has
+//! prepared), migrations of `migrations/postgres/` run at start, and every
+//! write that changes a game announced with `NOTIFY` when it commits
+//! ([`listen`] turns those into [`Change`]s for the hub).
+//!
+//! Queries are plain `sqlx::query` with binds: the checked macros would
+//! need a database at build time.
+
+mod listen;
+
+use std::{str::FromStr, sync::Arc, time::Duration};
+
+use async_trait::async_trait;
+use fanorona::{ByColor, Color};
+use sqlx::{
+    postgres::{PgConnectOptions, PgPool, PgPoolOptions, PgRow},
+    Connection, PgConnection, Postgres, Row, Transaction,
+};
+use tokio::sync::broadcast;
+use tokio_util::sync::{CancellationToken, DropGuard};
+
+use super::{
+    color_text, corrupt, decode_action, encode_action, parse_color, parse_level, Change, GameRow,
+    Store, StoreError, StoredGame,
+};
+use crate::{
+    game::{Action, ComputerSeat},
+    ids::{GameId, SecretHash},
+};
+
+/// The migrations of `migrations/postgres/`, embedded. sqlx's migrator
+/// holds an advisory lock while it runs, so processes started together
+/// migrate one after the other.
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
+
+/// Connections per process. A game's writes are one at a time (its task
+/// waits for each), so this bounds how many games write at once; two
+/// processes at this size stay far below PostgreSQL's default limit of
+/// 100 connections.
+const CONNECTIONS: u32 = 16;
+
+/// How long a request waits for a free connection before it fails (and
+/// the player gets `not_saved`) rather than hanging while the database is
+/// down.
+const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How many changes may wait for the hub before the slowest reader misses
+/// some (and then resynchronises every live game).
+const CHANGES: usize = 4096;
+
+/// Games in a PostgreSQL database.
+#[derive(Clone, Debug)]
+pub struct PgStore {
+    pool: PgPool,
+    /// The `NOTIFY` channel of this database and schema.
+    channel: Arc<str>,
+    changes: broadcast::Sender<Change>,
+    /// Stops the listener when the last clone of the store is dropped.
+    _listening: Arc<DropGuard>,
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> StoreError {
+        match &e {
+            sqlx::Error::RowNotFound => StoreError::NotFound,
+            sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict,
+            _ => StoreError::Other(Box::new(e)),
+        }
+    }
+}
+
+impl From<sqlx::migrate::MigrateError> for StoreError {
+    fn from(e: sqlx::migrate::MigrateError) -> StoreError {
+        StoreError::Other(Box::new(e))
+    }
+}
+
+/// The connection settings of `url` (`postgres://` or `postgresql://`).
+fn options(url: &str) -> Result<PgConnectOptions, StoreError> {
+    PgConnectOptions::from_str(url).map_err(|e| match e {
+        // The driver's message would quote the URL, password included.
+        sqlx::Error::Configuration(_) => {
+            StoreError::Other("the PostgreSQL URL cannot be read".into())
+        }
+        other => other.into(),
+    })
+}
+
+impl PgStore {
+    /// Connects to the database at `url`, runs the embedded migrations and
+    /// starts listening for other processes' changes.
+    ///
+    /// # Errors
+    ///
+    /// A bad URL, an unreachable database, or a failed migration.
+    pub async fn open(url: &str) -> Result<PgStore, StoreError> {
+        let store = PgStore::connect(url).await?;
+        MIGRATOR.run(&store.pool).await?;
+        let stop = CancellationToken::new();
+        tokio::spawn(listen::run(
+            store.pool.clone(),
+            store.channel.clone(),
+            store.changes.clone(),
+            stop.clone(),
+        ));
+        Ok(PgStore {
+            _listening: Arc::new(stop.drop_guard()),
+            ..store
+        })
+    }
+
+    /// Connects without migrating or listening.
+    async fn connect(url: &str) -> Result<PgStore, StoreError> {
+        let pool = PgPoolOptions::new()
+            .max_connections(CONNECTIONS)
+            .acquire_timeout(ACQUIRE_TIMEOUT)
+            .connect_with(options(url)?)
+            .await?;
+        // Channels belong to the database, not to a schema: two sites in
+        // two schemas of one database must not hear each other.
+        let schema: String = sqlx::query_scalar("SELECT current_schema()::text")
+            .fetch_one(&pool)
+            .await?;
+        Ok(PgStore {
+            pool,
+            channel: format!("fanorona.{schema}").into(),
+            changes: broadcast::channel(CHANGES).0,
+            _listening: Arc::new(CancellationToken::new().drop_guard()),
+        })
+    }
+
+    /// Runs the migrations that the database at `url` lacks, and says how
+    /// many it has now.
+    ///
+    /// # Errors
+    ///
+    /// A bad URL, an unreachable database, or a failed migration.
+    pub async fn migrate(url: &str) -> Result<usize, StoreError> {
+        let mut conn = PgConnection::connect_with(&options(url)?).await?;
+        MIGRATOR.run(&mut conn).await?;
+        let applied: i64 = sqlx::query_scalar("SELECT count(*) FROM _sqlx_migrations")
+            .fetch_one(&mut conn)
+            .await?;
+        conn.close().await?;
+        Ok(usize::try_from(applied).unwrap_or(0))
+    }
+
+    /// Announces, when `tx` commits, that game `id` changed: action `seq`
+    /// was stored, or (with `None`) its row.
+    async fn notify(
+        &self,
+        tx: &mut Transaction<'_, Postgres>,
+        id: &GameId,
+        seq: Option<u64>,
+    ) -> Result<(), StoreError> {
+        let payload = Change::Game {
+            id: id.clone(),
+            seq,
+        }
+        .payload();
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(&*self.channel)
+            .bind(payload)
+            .execute(&mut **tx)
+            .await?;
+        Ok(())
+    }
+}
+
+const INSERT_GAME: &str = "INSERT INTO games (id, created_at, start_position, creator, \
+     white_seat, black_seat, invite, rematch_of, next_game, computer_color, computer_level) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
+
+/// Stores action `$2` only when the game holds actions 0 to `$2 - 1`: the
+/// primary key refuses a number already used (the second of two
+/// processes waits for the first to commit, then fails), and this
+/// condition a number past the end.
+const INSERT_ACTION: &str = "INSERT INTO actions \
+     (game_id, seq, player, kind, step, level, created_at) \
+     SELECT $1, $2, $3, $4, $5, $6, $7 \
+     WHERE $2 = 0 OR EXISTS (SELECT 1 FROM actions WHERE game_id = $1 AND seq = $2 - 1)";
+
+const SELECT_GAME: &str = "SELECT id, created_at, start_position, creator, white_seat, \
+     black_seat, invite, rematch_of, next_game, computer_color, computer_level \
+     FROM games WHERE id = $1";
+
+const SELECT_ACTIONS: &str =
+    "SELECT player, kind, step, level, created_at FROM actions WHERE game_id = $1 ORDER BY seq";
+
+/// The same condition as SQLite's sweep (`store/sqlite/writer.rs`).
+const DELETE_EXPIRED: &str = "DELETE FROM games WHERE created_at < $1 \
+     AND (white_seat IS NULL OR black_seat IS NULL) AND computer_color IS NULL \
+     AND NOT EXISTS (SELECT 1 FROM actions WHERE actions.game_id = games.id)";
+
+async fn insert_game(conn: &mut PgConnection, row: &GameRow) -> Result<(), StoreError> {
+    sqlx::query(INSERT_GAME)
+        .bind(row.id.as_str())
+        .bind(row.created_at)
+        .bind(&row.start_position)
+        .bind(color_text(row.creator))
+        .bind(row.seats.white.map(|h| h.to_hex()))
+        .bind(row.seats.black.map(|h| h.to_hex()))
+        .bind(row.invite.to_hex())
+        .bind(row.rematch_of.as_ref().map(GameId::as_str))
+        .bind(row.next_game.as_ref().map(GameId::as_str))
+        .bind(row.computer.map(|c| color_text(c.color)))
+        .bind(row.computer.map(|c| i64::from(c.level.number())))
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+async fn insert_action(
+    conn: &mut PgConnection,
+    id: &GameId,
+    seq: u64,
+    action: &Action,
+) -> Result<(), StoreError> {
+    let (kind, step, level) = encode_action(action);
+    let number = i64::try_from(seq).map_err(|_| corrupt("action number overflow".into()))?;
+    let done = sqlx::query(INSERT_ACTION)
+        .bind(id.as_str())
+        .bind(number)
+        .bind(color_text(action.by))
+        .bind(kind)
+        .bind(step)
+        .bind(level)
+        .bind(crate::clock::unix_seconds())
+        .execute(conn)
+        .await?;
+    match done.rows_affected() {
+        1 => Ok(()),
+        _ => Err(StoreError::Conflict),
+    }
+}
+
+fn parse_hash(text: Option<String>) -> Result<Option<SecretHash>, StoreError> {
+    text.map(|t| SecretHash::from_hex(&t).map_err(|_| corrupt("bad seat hash".into())))
+        .transpose()
+}
+
+fn parse_id(text: Option<String>) -> Result<Option<GameId>, StoreError> {
+    text.map(|t| GameId::from_str(&t).map_err(|_| corrupt(format!("bad game id {t:?}"))))
+        .transpose()
+}
+
+fn read_row(row: &PgRow) -> Result<GameRow, StoreError> {
+    let id: String = row.try_get(0)?;
+    let computer = match (
+        row.try_get::<Option<String>, _>(9)?,
+        row.try_get::<Option<i64>, _>(10)?,
+    ) {
+        (None, None) => None,
+        (Some(color), Some(level)) => Some(ComputerSeat {
+            color: parse_color(&color)?,
+            level: parse_level(level)?,
+        }),
+        _ => return Err(corrupt("half a computer seat".into())),
+    };
+    Ok(GameRow {
+        id: GameId::from_str(&id).map_err(|_| corrupt(format!("bad game id {id:?}")))?,
+        created_at: row.try_get(1)?,
+        start_position: row.try_get(2)?,
+        creator: parse_color(row.try_get(3)?)?,
+        seats: ByColor {
+            white: parse_hash(row.try_get(4)?)?,
+            black: parse_hash(row.try_get(5)?)?,
+        },
+        invite: parse_hash(Some(row.try_get(6)?))?.ok_or_else(|| corrupt("no invite".into()))?,
+        rematch_of: parse_id(row.try_get(7)?)?,
+        next_game: parse_id(row.try_get(8)?)?,
+        computer,
+    })
+}
+
+#[async_trait]
+impl Store for PgStore {
+    async fn create_game(&self, row: &GameRow) -> Result<(), StoreError> {
+        let mut conn = self.pool.acquire().await?;
+        insert_game(&mut conn, row).await
+    }
+
+    async fn load_game(&self, id: &GameId) -> Result<StoredGame, StoreError> {
+        // One snapshot of both tables.
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            .execute(&mut *tx)
+            .await?;
+        let row = sqlx::query(SELECT_GAME)
+            .bind(id.as_str())
+            .fetch_optional(&mut *tx)
+            .await?;
+        let rows = sqlx::query(SELECT_ACTIONS)
+            .bind(id.as_str())
+            .fetch_all(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        let row = read_row(&row.ok_or(StoreError::NotFound)?)?;
+        let (mut actions, mut action_times) = (
+            Vec::with_capacity(rows.len()),
+            Vec::with_capacity(rows.len()),
+        );
+        for action in &rows {
+            let level: Option<i64> = action.try_get(3)?;
+            let step: Option<&str> = action.try_get(2)?;
+            actions.push(decode_action(
+                action.try_get(0)?,
+                action.try_get(1)?,
+                step,
+                level,
+            )?);
+            action_times.push(action.try_get(4)?);
+        }
+        Ok(StoredGame {
+            row,
+            actions,
+            action_times,
+        })
+    }
+
+    async fn claim_seat(
+        &self,
+        id: &GameId,
+        color: Color,
+        seat: &SecretHash,
+    ) -> Result<(), StoreError> {
+        let sql = match color {
+            Color::White => "UPDATE games SET white_seat = $1 WHERE id = $2 AND white_seat IS NULL",
+            Color::Black => "UPDATE games SET black_seat = $1 WHERE id = $2 AND black_seat IS NULL",
+        };
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(sql)
+            .bind(seat.to_hex())
+            .bind(id.as_str())
+            .execute(&mut *tx)
+            .await?;
+        if done.rows_affected() != 1 {
+            tx.rollback().await?;
+            return Err(StoreError::Conflict);
+        }
+        self.notify(&mut tx, id, None).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn append_action(
+        &self,
+        id: &GameId,
+        seq: u64,
+        action: &Action,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        insert_action(&mut tx, id, seq, action).await?;
+        self.notify(&mut tx, id, Some(seq)).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn append_rematch(
+        &self,
+        id: &GameId,
+        seq: u64,
+        action: &Action,
+        next: &GameRow,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        insert_action(&mut tx, id, seq, action).await?;
+        insert_game(&mut tx, next).await?;
+        let done =
+            sqlx::query("UPDATE games SET next_game = $1 WHERE id = $2 AND next_game IS NULL")
+                .bind(next.id.as_str())
+                .bind(id.as_str())
+                .execute(&mut *tx)
+                .await?;
+        if done.rows_affected() != 1 {
+            tx.rollback().await?;
+            return Err(StoreError::Conflict);
+        }
+        self.notify(&mut tx, id, Some(seq)).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn delete_expired_invitations(&self, created_before: i64) -> Result<u64, StoreError> {
+        let done = sqlx::query(DELETE_EXPIRED)
+            .bind(created_before)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
+    fn changes(&self) -> Option<broadcast::Receiver<Change>> {
+        Some(self.changes.subscribe())
+    }
+
+    async fn ready(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+}
