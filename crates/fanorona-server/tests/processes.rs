@@ -1,0 +1,166 @@
+//! Several server processes on one PostgreSQL database: what a player
+//! does through one is seen at once through the others, and two intents
+//! for the same turn sent through two of them at once are decided by the
+//! database, one accepted and the other refused. Here two servers run in
+//! this test's process, each with its own store (its own pool and
+//! listening connection): to the database they are two processes.
+//! `tests/proxy.rs` does the same with the real binary behind nginx.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::sync::Arc;
+
+use common::{durable, invite_of, postgres::Schema, start_with_store, TestServer, Ws};
+use fanorona_server::store;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+/// A server of its own over the database at `url`.
+async fn server_on(url: &str) -> TestServer {
+    let store = store::open(url).await.unwrap();
+    start_with_store(Arc::new(tempfile::tempdir().unwrap()), store, |_| {}).await
+}
+
+/// A game created through `a` and joined through `b`: (id, white's
+/// secret, black's secret).
+async fn game_across(a: &TestServer, b: &TestServer) -> (String, String, String) {
+    let (created, _) = a.create(json!({ "first": "me" })).await;
+    let id = created["game_id"].as_str().unwrap().to_owned();
+    let (joined, _) = b.join(&id, invite_of(&created), None).await;
+    assert_eq!(joined["role"], "black");
+    (
+        id,
+        created["seat"].as_str().unwrap().to_owned(),
+        joined["seat"].as_str().unwrap().to_owned(),
+    )
+}
+
+/// The intent that plays one of the legal steps of `state`, chosen by
+/// `rng`, or ends the turn.
+fn some_intent(state: &Value, rng: &mut fastrand::Rng) -> Value {
+    let steps = state["legal_steps"].as_array().unwrap();
+    if steps.is_empty() || (state["can_end_turn"] == true && rng.u8(..4) == 0) {
+        return json!({ "type": "end_turn" });
+    }
+    let s = &steps[rng.usize(..steps.len())];
+    json!({ "type": "step", "from": s["from"], "to": s["to"], "kind": s["kind"] })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_played_through_two_processes_is_seen_identically_by_both() {
+    let test = "a_game_played_through_two_processes_is_seen_identically_by_both";
+    let Some(schema) = Schema::create(test).await else {
+        return;
+    };
+    let (a, b) = (
+        server_on(&schema.url()).await,
+        server_on(&schema.url()).await,
+    );
+    let (id, white, black) = game_across(&a, &b).await;
+    let mut sockets = [
+        Ws::connect(&a, &id, Some(&white)).await,
+        Ws::connect(&b, &id, Some(&black)).await,
+        Ws::connect(&b, &id, None).await,
+        Ws::connect(&a, &id, None).await,
+    ];
+    let mut rng = fastrand::Rng::with_seed(7);
+    let mut seq = 0;
+    let last = loop {
+        // Every socket, whichever process it is on, sees the same game.
+        let mut seen = Vec::new();
+        for socket in &mut sockets {
+            let (text, _) = socket.state_where(|s| s["seq"] == seq).await;
+            seen.push(durable(&text));
+        }
+        assert!(seen.windows(2).all(|w| w[0] == w[1]), "action {seq}");
+        let state = seen.pop().unwrap();
+        if !state["result"].is_null() || seq == 400 {
+            break state;
+        }
+        let mover = usize::from(state["side_to_move"] == "black");
+        sockets[mover]
+            .send(&some_intent(&state, &mut rng).to_string())
+            .await;
+        seq += 1;
+    };
+    assert!(seq > 10, "a game of {seq} actions");
+    // Both processes answer the same state over HTTP too.
+    assert_eq!(
+        durable(&a.state_text(&id).await),
+        durable(&b.state_text(&id).await)
+    );
+    assert_eq!(durable(&a.state_text(&id).await), last);
+    a.stop().await;
+    b.stop().await;
+}
+
+/// Two intents for the same turn, sent through two processes at the same
+/// instant, many times over: exactly one is played each time; the other
+/// is refused (`game_changed` with the new state when its process had not
+/// yet heard of the first, else the rules' own refusal of it in the new
+/// state), and nothing of it is stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn conflicting_intents_through_two_processes_one_wins_every_time() {
+    let test = "conflicting_intents_through_two_processes_one_wins_every_time";
+    let Some(schema) = Schema::create(test).await else {
+        return;
+    };
+    let (a, b) = (
+        server_on(&schema.url()).await,
+        server_on(&schema.url()).await,
+    );
+    let db = store::open(&schema.url()).await.unwrap();
+    let mut rng = fastrand::Rng::with_seed(11);
+    let (mut changed, mut tries) = (0, 0);
+    while tries < 60 {
+        let (id, white, black) = game_across(&a, &b).await;
+        // Both processes hold the game live.
+        let mut watchers = [
+            Ws::connect(&a, &id, None).await,
+            Ws::connect(&b, &id, None).await,
+        ];
+        let mut state = a.state(&id).await;
+        while state["result"].is_null() && tries < 60 {
+            let seq = state["seq"].as_u64().unwrap();
+            for watcher in &mut watchers {
+                watcher.state_where(|s| s["seq"] == seq).await;
+            }
+            let secret = if state["side_to_move"] == "white" {
+                &white
+            } else {
+                &black
+            };
+            let (one, other) = (some_intent(&state, &mut rng), some_intent(&state, &mut rng));
+            let ((status_a, answer_a), (status_b, answer_b)) = tokio::join!(
+                a.intent(&id, secret, one.clone()),
+                b.intent(&id, secret, other.clone())
+            );
+            tries += 1;
+            let (won, lost, status) = match (status_a, status_b) {
+                (StatusCode::OK, s) if s != StatusCode::OK => (answer_a, answer_b, s),
+                (s, StatusCode::OK) if s != StatusCode::OK => (answer_b, answer_a, s),
+                _ => panic!("try {tries}: {status_a} {answer_a} / {status_b} {answer_b}"),
+            };
+            assert_eq!(won["seq"].as_u64(), Some(seq + 1), "{won}");
+            assert_eq!(lost["type"], "error", "{lost}");
+            if lost["code"] == "game_changed" {
+                assert_eq!(status, StatusCode::CONFLICT);
+                assert_eq!(
+                    durable(&lost["state"].to_string()),
+                    durable(&won.to_string())
+                );
+                changed += 1;
+            } else {
+                assert!(status.is_client_error(), "{status} {lost}");
+            }
+            let stored = db.load_game(&id.parse().unwrap()).await.unwrap();
+            assert_eq!(stored.actions.len() as u64, seq + 1, "one stored");
+            state = won;
+        }
+    }
+    println!("{tries} tries, one winner each; {changed} refused as game_changed");
+    assert!(changed > 0, "the database decided at least once");
+    a.stop().await;
+    b.stop().await;
+}
