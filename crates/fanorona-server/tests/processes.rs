@@ -11,40 +11,18 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{durable, invite_of, postgres::Schema, start_with_store, TestServer, Ws};
+use common::{
+    across::{game_across, race, some_intent},
+    durable,
+    postgres::Schema,
+    start_with_store, TestServer, Ws,
+};
 use fanorona_server::store;
-use reqwest::StatusCode;
-use serde_json::{json, Value};
 
 /// A server of its own over the database at `url`.
 async fn server_on(url: &str) -> TestServer {
     let store = store::open(url).await.unwrap();
     start_with_store(Arc::new(tempfile::tempdir().unwrap()), store, |_| {}).await
-}
-
-/// A game created through `a` and joined through `b`: (id, white's
-/// secret, black's secret).
-async fn game_across(a: &TestServer, b: &TestServer) -> (String, String, String) {
-    let (created, _) = a.create(json!({ "first": "me" })).await;
-    let id = created["game_id"].as_str().unwrap().to_owned();
-    let (joined, _) = b.join(&id, invite_of(&created), None).await;
-    assert_eq!(joined["role"], "black");
-    (
-        id,
-        created["seat"].as_str().unwrap().to_owned(),
-        joined["seat"].as_str().unwrap().to_owned(),
-    )
-}
-
-/// The intent that plays one of the legal steps of `state`, chosen by
-/// `rng`, or ends the turn.
-fn some_intent(state: &Value, rng: &mut fastrand::Rng) -> Value {
-    let steps = state["legal_steps"].as_array().unwrap();
-    if steps.is_empty() || (state["can_end_turn"] == true && rng.u8(..4) == 0) {
-        return json!({ "type": "end_turn" });
-    }
-    let s = &steps[rng.usize(..steps.len())];
-    json!({ "type": "step", "from": s["from"], "to": s["to"], "kind": s["kind"] })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -131,29 +109,9 @@ async fn conflicting_intents_through_two_processes_one_wins_every_time() {
             } else {
                 &black
             };
-            let (one, other) = (some_intent(&state, &mut rng), some_intent(&state, &mut rng));
-            let ((status_a, answer_a), (status_b, answer_b)) = tokio::join!(
-                a.intent(&id, secret, one.clone()),
-                b.intent(&id, secret, other.clone())
-            );
+            let (won, lost_as_changed) = race((&a, &b), &id, secret, &state, &mut rng).await;
             tries += 1;
-            let (won, lost, status) = match (status_a, status_b) {
-                (StatusCode::OK, s) if s != StatusCode::OK => (answer_a, answer_b, s),
-                (s, StatusCode::OK) if s != StatusCode::OK => (answer_b, answer_a, s),
-                _ => panic!("try {tries}: {status_a} {answer_a} / {status_b} {answer_b}"),
-            };
-            assert_eq!(won["seq"].as_u64(), Some(seq + 1), "{won}");
-            assert_eq!(lost["type"], "error", "{lost}");
-            if lost["code"] == "game_changed" {
-                assert_eq!(status, StatusCode::CONFLICT);
-                assert_eq!(
-                    durable(&lost["state"].to_string()),
-                    durable(&won.to_string())
-                );
-                changed += 1;
-            } else {
-                assert!(status.is_client_error(), "{status} {lost}");
-            }
+            changed += usize::from(lost_as_changed);
             let stored = db.load_game(&id.parse().unwrap()).await.unwrap();
             assert_eq!(stored.actions.len() as u64, seq + 1, "one stored");
             state = won;

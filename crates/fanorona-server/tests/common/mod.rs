@@ -4,6 +4,7 @@
 
 #![allow(dead_code, unreachable_pub, clippy::unwrap_used)]
 
+pub mod across;
 pub mod doubles;
 pub mod postgres;
 pub mod process;
