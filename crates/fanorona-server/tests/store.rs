@@ -443,3 +443,51 @@ async fn a_postgres_url_that_cannot_be_read_is_refused_without_its_password() {
         .unwrap();
     assert!(!error.to_string().contains("s3cret"), "{error}");
 }
+
+/// Writes queued together (committed in one batch by both backends) each
+/// get their own answer: conflicts fail only themselves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn writes_at_once_each_get_their_own_answer() {
+    on_every_backend(
+        "writes_at_once_each_get_their_own_answer",
+        |url| async move {
+            let store = store::open(&url).await.unwrap();
+            let mut ids = Vec::new();
+            for _ in 0..20 {
+                ids.push(joined_game(store.as_ref()).await);
+            }
+            let (offer, resign) = (
+                Action {
+                    by: Color::White,
+                    intent: Intent::OfferDraw,
+                },
+                Action {
+                    by: Color::White,
+                    intent: Intent::Resign,
+                },
+            );
+            let mut writes = Vec::new();
+            for id in &ids {
+                for (seq, action) in [(0, offer), (0, resign), (5, resign)] {
+                    let (store, id) = (store.clone(), id.clone());
+                    writes.push(tokio::spawn(async move {
+                        (seq, store.append_action(&id, seq, &action).await)
+                    }));
+                }
+            }
+            let (mut stored, mut conflicts) = (0, 0);
+            for write in writes {
+                match write.await.unwrap() {
+                    (0, Ok(())) => stored += 1,
+                    (_, Err(StoreError::Conflict)) => conflicts += 1,
+                    other => panic!("{url}: {other:?}"),
+                }
+            }
+            assert_eq!((stored, conflicts), (20, 40), "{url}");
+            for id in &ids {
+                assert_eq!(store.load_game(id).await.unwrap().actions.len(), 1);
+            }
+        },
+    )
+    .await;
+}

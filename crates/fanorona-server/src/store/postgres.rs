@@ -8,6 +8,7 @@
 //! need a database at build time.
 
 mod listen;
+mod writer;
 
 use std::{str::FromStr, sync::Arc, time::Duration};
 
@@ -20,6 +21,7 @@ use sqlx::{
 use tokio::sync::broadcast;
 use tokio_util::sync::{CancellationToken, DropGuard};
 
+use self::writer::{Write, Writer};
 use super::{
     color_text, corrupt, decode_action, encode_action, parse_color, parse_level, Change, GameRow,
     Store, StoreError, StoredGame,
@@ -56,6 +58,8 @@ pub struct PgStore {
     /// The `NOTIFY` channel of this database and schema.
     channel: Arc<str>,
     changes: broadcast::Sender<Change>,
+    /// The connection that writes games, seats and actions in batches.
+    writer: Writer,
     /// Stops the listener when the last clone of the store is dropped.
     _listening: Arc<DropGuard>,
 }
@@ -74,6 +78,13 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
     fn from(e: sqlx::migrate::MigrateError) -> StoreError {
         StoreError::Other(Box::new(e))
     }
+}
+
+/// An error of a write statement: never [`StoreError::Conflict`], which
+/// the write statements give only as a missing row. A batch goes on after
+/// a conflict, and must not after an error (the transaction is aborted).
+fn failed(e: sqlx::Error) -> StoreError {
+    StoreError::Other(Box::new(e))
 }
 
 /// The connection settings of `url` (`postgres://` or `postgresql://`).
@@ -126,9 +137,11 @@ impl PgStore {
         let schema: String = sqlx::query_scalar("SELECT current_schema()::text")
             .fetch_one(&pool)
             .await?;
+        let channel: Arc<str> = format!("fanorona.{schema}").into();
         Ok(PgStore {
+            writer: Writer::start(pool.clone(), channel.clone()),
             pool,
-            channel: format!("fanorona.{schema}").into(),
+            channel,
             changes: broadcast::channel(CHANGES).0,
             _listening: Arc::new(CancellationToken::new().drop_guard()),
         })
@@ -161,22 +174,26 @@ impl PgStore {
     }
 }
 
+/// A new game; no row when the id is taken. `ON CONFLICT DO NOTHING`
+/// here and in [`INSERT_ACTION`] makes a conflict a missing row, not an
+/// error, so it does not abort the other writes of its batch
+/// ([`writer`]).
 const INSERT_GAME: &str = "INSERT INTO games (id, created_at, start_position, creator, \
      white_seat, black_seat, invite, rematch_of, next_game, computer_color, computer_level) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
+     ON CONFLICT DO NOTHING RETURNING id";
 
 /// Stores action `$2` only when the game holds actions 0 to `$2 - 1`: the
 /// primary key refuses a number already used (the second of two
 /// processes waits for the first to commit, then fails), and this
-/// condition a number past the end. The same statement announces it on
-/// channel `$8` with payload `$9` when it commits: one statement, one
-/// round trip, where a transaction of three took five (2,000 steps a
-/// second on 16 connections queued for seconds, docs/PERF.md).
+/// condition a number past the end; either way no row comes back. The
+/// same statement announces it on channel `$8` with payload `$9` when its
+/// transaction commits.
 const INSERT_ACTION: &str = "WITH stored AS (INSERT INTO actions \
      (game_id, seq, player, kind, step, level, created_at) \
      SELECT $1, $2, $3, $4, $5, $6, $7 \
      WHERE $2 = 0 OR EXISTS (SELECT 1 FROM actions WHERE game_id = $1 AND seq = $2 - 1) \
-     RETURNING seq) \
+     ON CONFLICT DO NOTHING RETURNING seq) \
      SELECT pg_notify($8, $9) FROM stored";
 
 /// A game and its actions in one statement, so in one snapshot and one
@@ -192,8 +209,9 @@ const DELETE_EXPIRED: &str = "DELETE FROM games WHERE created_at < $1 \
      AND (white_seat IS NULL OR black_seat IS NULL) AND computer_color IS NULL \
      AND NOT EXISTS (SELECT 1 FROM actions WHERE actions.game_id = games.id)";
 
+/// Stores a new game, or [`StoreError::Conflict`] when its id is taken.
 async fn insert_game(conn: &mut PgConnection, row: &GameRow) -> Result<(), StoreError> {
-    sqlx::query(INSERT_GAME)
+    let done = sqlx::query(INSERT_GAME)
         .bind(row.id.as_str())
         .bind(row.created_at)
         .bind(&row.start_position)
@@ -205,9 +223,48 @@ async fn insert_game(conn: &mut PgConnection, row: &GameRow) -> Result<(), Store
         .bind(row.next_game.as_ref().map(GameId::as_str))
         .bind(row.computer.map(|c| color_text(c.color)))
         .bind(row.computer.map(|c| i64::from(c.level.number())))
-        .execute(conn)
-        .await?;
-    Ok(())
+        .fetch_optional(conn)
+        .await
+        .map_err(failed)?;
+    match done {
+        Some(_) => Ok(()),
+        None => Err(StoreError::Conflict),
+    }
+}
+
+/// Gives the free seat of `color` to `seat` and announces it on
+/// `channel`, or [`StoreError::Conflict`] when it is taken.
+async fn claim_seat(
+    conn: &mut PgConnection,
+    channel: &str,
+    id: &GameId,
+    color: Color,
+    seat: &SecretHash,
+) -> Result<(), StoreError> {
+    let sql = match color {
+        Color::White => {
+            "WITH taken AS (UPDATE games SET white_seat = $1 \
+             WHERE id = $2 AND white_seat IS NULL RETURNING id) \
+             SELECT pg_notify($3, $4) FROM taken"
+        }
+        Color::Black => {
+            "WITH taken AS (UPDATE games SET black_seat = $1 \
+             WHERE id = $2 AND black_seat IS NULL RETURNING id) \
+             SELECT pg_notify($3, $4) FROM taken"
+        }
+    };
+    let done = sqlx::query(sql)
+        .bind(seat.to_hex())
+        .bind(id.as_str())
+        .bind(channel)
+        .bind(PgStore::notice(id, None))
+        .fetch_optional(conn)
+        .await
+        .map_err(failed)?;
+    match done {
+        Some(_) => Ok(()),
+        None => Err(StoreError::Conflict),
+    }
 }
 
 /// Stores action `seq` of game `id` and announces it on `channel` when
@@ -232,7 +289,8 @@ async fn insert_action(
         .bind(channel)
         .bind(PgStore::notice(id, Some(seq)))
         .fetch_optional(conn)
-        .await?;
+        .await
+        .map_err(failed)?;
     match done {
         Some(_) => Ok(()),
         None => Err(StoreError::Conflict),
@@ -281,8 +339,7 @@ fn read_row(row: &PgRow) -> Result<GameRow, StoreError> {
 #[async_trait]
 impl Store for PgStore {
     async fn create_game(&self, row: &GameRow) -> Result<(), StoreError> {
-        let mut conn = self.pool.acquire().await?;
-        insert_game(&mut conn, row).await
+        self.writer.write(Write::Game(Box::new(row.clone()))).await
     }
 
     async fn load_game(&self, id: &GameId) -> Result<StoredGame, StoreError> {
@@ -318,30 +375,12 @@ impl Store for PgStore {
         color: Color,
         seat: &SecretHash,
     ) -> Result<(), StoreError> {
-        // Announced by the same statement, as an action is.
-        let sql = match color {
-            Color::White => {
-                "WITH taken AS (UPDATE games SET white_seat = $1 \
-                 WHERE id = $2 AND white_seat IS NULL RETURNING id) \
-                 SELECT pg_notify($3, $4) FROM taken"
-            }
-            Color::Black => {
-                "WITH taken AS (UPDATE games SET black_seat = $1 \
-                 WHERE id = $2 AND black_seat IS NULL RETURNING id) \
-                 SELECT pg_notify($3, $4) FROM taken"
-            }
+        let write = Write::Seat {
+            id: id.clone(),
+            color,
+            seat: *seat,
         };
-        let done = sqlx::query(sql)
-            .bind(seat.to_hex())
-            .bind(id.as_str())
-            .bind(&*self.channel)
-            .bind(PgStore::notice(id, None))
-            .fetch_optional(&self.pool)
-            .await?;
-        match done {
-            Some(_) => Ok(()),
-            None => Err(StoreError::Conflict),
-        }
+        self.writer.write(write).await
     }
 
     async fn append_action(
@@ -350,8 +389,12 @@ impl Store for PgStore {
         seq: u64,
         action: &Action,
     ) -> Result<(), StoreError> {
-        let mut conn = self.pool.acquire().await?;
-        insert_action(&mut conn, &self.channel, id, seq, action).await
+        let write = Write::Action {
+            id: id.clone(),
+            seq,
+            action: *action,
+        };
+        self.writer.write(write).await
     }
 
     async fn append_rematch(
