@@ -1,8 +1,9 @@
 //! The PostgreSQL backend, for several server processes sharing one
 //! database: a pool of connections (each keeps the statements it has
-//! prepared), migrations of `migrations/postgres/` run at start, and every
-//! write that changes a game announced with `NOTIFY` when it commits
-//! ([`listen`] turns those into [`Change`]s for the hub).
+//! prepared), migrations of `migrations/postgres/` run at start, writes
+//! committed in groups ([`writer`]), and every write that changes a game
+//! announced with `NOTIFY` when it commits ([`listen`] turns those into
+//! [`Change`]s for the hub).
 //!
 //! Queries are plain `sqlx::query` with binds: the checked macros would
 //! need a database at build time.
@@ -36,10 +37,9 @@ use crate::{
 /// migrate one after the other.
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
-/// Connections per process. A game's writes are one at a time (its task
-/// waits for each), so this bounds how many games write at once; two
-/// processes at this size stay far below PostgreSQL's default limit of
-/// 100 connections.
+/// Connections per process: the writer's one at a time, and the loads of
+/// games (once per game a process holds); four processes at this size
+/// stay below PostgreSQL's default limit of 100 connections.
 const CONNECTIONS: u32 = 16;
 
 /// How long a request waits for a free connection before it fails (and
