@@ -18,6 +18,7 @@ use common::{
     start_with_store, TestServer, Ws,
 };
 use fanorona_server::store;
+use sqlx::Connection;
 
 /// A server of its own over the database at `url`.
 async fn server_on(url: &str) -> TestServer {
@@ -121,4 +122,45 @@ async fn conflicting_intents_through_two_processes_one_wins_every_time() {
     assert!(changed > 0, "the database decided at least once");
     a.stop().await;
     b.stop().await;
+}
+
+/// A process whose listening connection is cut (as by a database
+/// restart) listens again, and then reads every game it holds again: a
+/// change committed with no notice at all (as one committed while nobody
+/// listened) reaches its sockets.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_losing_its_listener_a_process_reads_every_live_game_again() {
+    let test = "after_losing_its_listener_a_process_reads_every_live_game_again";
+    let Some(schema) = Schema::create(test).await else {
+        return;
+    };
+    let server = server_on(&schema.url()).await;
+    let (id, _white, _black) = game_across(&server, &server).await;
+    let mut spectator = Ws::connect(&server, &id, None).await;
+    spectator.state_where(|s| s["seq"] == 0).await;
+
+    let mut admin = sqlx::PgConnection::connect(&schema.url()).await.unwrap();
+    // White resigns behind the server's back: no notice is sent.
+    sqlx::query(
+        "INSERT INTO actions (game_id, seq, player, kind, created_at) \
+         VALUES ($1, 0, 'white', 'resign', 0)",
+    )
+    .bind(&id)
+    .execute(&mut admin)
+    .await
+    .unwrap();
+    // Cut the connection that listens, whose last statement was LISTEN.
+    let cut: Vec<bool> = sqlx::query_scalar(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+         WHERE application_name = current_setting('application_name') \
+         AND query LIKE 'LISTEN %' AND pid <> pg_backend_pid()",
+    )
+    .fetch_all(&mut admin)
+    .await
+    .unwrap();
+    assert_eq!(cut, [true], "one listening connection");
+    let (_, state) = spectator.state_where(|s| s["seq"] == 1).await;
+    assert_eq!(state["result"]["reason"], "resignation");
+    admin.close().await.unwrap();
+    server.stop().await;
 }

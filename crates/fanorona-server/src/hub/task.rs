@@ -159,10 +159,16 @@ impl GameTask {
         match command {
             Command::Connect(request) => {
                 let (secret, client, reply) = *request;
-                let seat = match secret {
-                    Some(secret) => self.seat_of_fresh(&secret).await,
-                    None => None,
-                };
+                // With other processes on the store, a socket that opens
+                // sees at least what was committed before it opened: its
+                // player may come from another process, where their last
+                // move was acknowledged a moment ago and its notice may
+                // not have reached this one yet (the crash test on
+                // PostgreSQL saw such a player's own move missing).
+                if self.hub.inner.shared {
+                    self.resync().await;
+                }
+                let seat = secret.and_then(|secret| self.seat_of(&secret));
                 let _ = reply.send(self.connect(seat, client));
             }
             Command::Disconnect(role, client) => self.disconnect(role, client),
@@ -200,8 +206,7 @@ impl GameTask {
         }
     }
 
-    /// Counts a connection from `client`, holding `seat` (found by
-    /// [`GameTask::seat_of_fresh`]) if any.
+    /// Counts a connection from `client`, holding `seat` if any.
     fn connect(&mut self, seat: Option<Color>, client: IpAddr) -> Result<Role, AppError> {
         let count = self.sockets.entry(client).or_default();
         if *count >= self.hub.config().sockets_per_game {
