@@ -12,7 +12,9 @@ pub struct Config {
     #[arg(long, env = "FANORONA_LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
 
-    /// Database URL; a `sqlite://` file is created and migrated when absent.
+    /// Database URL: a `sqlite://` file, created and migrated when absent,
+    /// or a `postgres://` database shared by several server processes,
+    /// migrated at start.
     #[arg(
         long,
         env = "FANORONA_DATABASE",
@@ -163,6 +165,10 @@ pub enum Command {
     /// Prints the names of the intents a client may send, as JSON, so that
     /// the web client's own list can be checked against them.
     Protocol,
+    /// Runs the migrations the database named by `--database` lacks, then
+    /// exits: for operators who migrate before starting the processes
+    /// (each process also migrates at start).
+    Migrate,
 }
 
 impl Config {

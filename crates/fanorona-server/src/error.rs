@@ -51,6 +51,11 @@ pub enum AppError {
     /// nothing changed, the sender may try again.
     #[error("not saved, try again: the server could not store this")]
     NotSaved,
+    /// Another server process changed the game first (a step for the
+    /// same turn stored a moment before): nothing of this intent was
+    /// played. Holds the game's new state message.
+    #[error("the game changed before this arrived: here is its new state")]
+    GameChanged(axum::extract::ws::Utf8Bytes),
     /// Too many searches wait for the computer's threads.
     #[error("the computer is busy: try again in a moment")]
     Busy,
@@ -95,6 +100,7 @@ impl AppError {
             AppError::BadPosition(_) => "bad_position",
             AppError::Unavailable => "unavailable",
             AppError::NotSaved => "not_saved",
+            AppError::GameChanged(_) => "game_changed",
             AppError::Busy => "busy",
             AppError::RateLimited => "rate_limited",
             AppError::TooManyConnections => "too_many_connections",
@@ -112,7 +118,7 @@ impl AppError {
         match self {
             AppError::Game(GameError::Play(PlayError::GameOver(_))) => StatusCode::CONFLICT,
             AppError::Game(GameError::Play(_)) => StatusCode::UNPROCESSABLE_ENTITY,
-            AppError::Game(_) => StatusCode::CONFLICT,
+            AppError::Game(_) | AppError::GameChanged(_) => StatusCode::CONFLICT,
             AppError::Protocol(_) => StatusCode::BAD_REQUEST,
             AppError::GameNotFound => StatusCode::NOT_FOUND,
             AppError::InvitationExpired => StatusCode::GONE,
@@ -145,9 +151,14 @@ impl AppError {
         if self.status() == StatusCode::INTERNAL_SERVER_ERROR {
             tracing::error!(error = ?self, "request failed");
         }
+        let state = match self {
+            AppError::GameChanged(state) => Some(state.as_str()),
+            _ => None,
+        };
         ServerMsg::Error {
             code: self.code(),
             message: self.to_string(),
+            state,
         }
         .to_json()
     }

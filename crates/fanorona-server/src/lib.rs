@@ -1,5 +1,6 @@
 //! The Fanorona web site: pages, a JSON API and one WebSocket per browser
-//! tab, over games stored in SQLite. See `docs/API.md` for the protocol.
+//! tab, over games stored in SQLite or PostgreSQL. See `docs/API.md` for
+//! the protocol.
 #![warn(missing_docs)]
 
 pub mod clock;
@@ -51,6 +52,10 @@ pub async fn serve(
     let hub = state.hub.clone();
     let bound = state.config.shutdown_timeout;
     tokio::spawn(sweep_every(state.clone(), token.clone()));
+    // Several processes on one database: hear what the others store.
+    if let Some(changes) = hub.store().changes() {
+        tokio::spawn(hub.clone().follow(changes));
+    }
     // The pages' files, compressed on a thread that may block; until it
     // is done they go uncompressed.
     tokio::task::spawn_blocking(|| {

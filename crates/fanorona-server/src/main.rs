@@ -1,5 +1,5 @@
 //! `fanorona-server`: reads the configuration and serves the site, or runs
-//! one of its commands (`backup`, `protocol`).
+//! one of its commands (`backup`, `migrate`, `protocol`).
 
 use std::{path::PathBuf, process::ExitCode, time::Duration};
 
@@ -54,6 +54,7 @@ async fn start() -> ExitCode {
             println!("{}", protocol::describe());
             Ok(())
         }
+        Some(Command::Migrate) => migrate(&config.database).await,
         None => run(config).await,
     };
     match result {
@@ -115,6 +116,14 @@ async fn backup(database: &str, file: PathBuf) -> Result<(), Box<dyn std::error:
         made.bytes,
         made.took,
     );
+    Ok(())
+}
+
+/// `fanorona-server migrate`: brings the database up to date and says so.
+async fn migrate(database: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let applied = store::migrate(database).await?;
+    let scheme = database.split(':').next().unwrap_or_default();
+    println!("the {scheme} database is up to date: {applied} migrations applied in all");
     Ok(())
 }
 

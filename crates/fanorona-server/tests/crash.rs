@@ -21,11 +21,7 @@ use common::{
     process::{spawn_binary, terminate, NO_RATE_LIMITS},
     TestServer,
 };
-use fanorona_server::{
-    game::Action,
-    ids::GameId,
-    store::{SqliteStore, Store},
-};
+use fanorona_server::{game::Action, ids::GameId, store};
 use player::{Record, Shared};
 use serde_json::json;
 use tokio::sync::watch;
@@ -49,15 +45,38 @@ struct Tally {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn killed_servers_lose_no_acknowledged_action() {
+    let dir = tempfile::tempdir().unwrap();
+    crash(&common::database_url(&dir), 1).await;
+}
+
+/// The same on PostgreSQL with two processes of the binary: one of them
+/// at a time is killed and started again, while the players of each game
+/// play through both (White through one, Black through the other).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn killed_processes_on_postgres_lose_no_acknowledged_action() {
+    let test = "killed_processes_on_postgres_lose_no_acknowledged_action";
+    let Some(schema) = common::postgres::Schema::create(test).await else {
+        return;
+    };
+    crash(&schema.url(), 2).await;
+}
+
+/// Plays games through `processes` servers on `database` while killing
+/// one of them at a time, then checks the store.
+async fn crash(database: &str, processes: usize) {
     let games = setting("FANORONA_CRASH_GAMES", 12);
     let kills = setting("FANORONA_CRASH_KILLS", 25);
     let seed = setting("FANORONA_CRASH_SEED", fastrand::u64(..));
     let mut rng = fastrand::Rng::with_seed(seed);
-    let dir = tempfile::tempdir().unwrap();
-    let database = common::database_url(&dir);
 
-    let (mut child, addr) = spawn_binary(&database, &NO_RATE_LIMITS).await;
-    let (server_tx, server) = watch::channel((0, addr));
+    let mut children = Vec::new();
+    let mut addrs = Vec::new();
+    for _ in 0..processes {
+        let (child, addr) = spawn_binary(database, &NO_RATE_LIMITS).await;
+        children.push(child);
+        addrs.push(addr);
+    }
+    let (server_tx, server) = watch::channel((0, addrs.clone()));
     let (acks, mut acked) = watch::channel(0u64);
     let (done_tx, done) = watch::channel(false);
     let shared = Shared { server, acks, done };
@@ -74,11 +93,13 @@ async fn killed_servers_lose_no_acknowledged_action() {
         for _ in 0..rng.u32(0..200) {
             tokio::task::yield_now().await;
         }
-        child.start_kill().unwrap();
-        child.wait().await.unwrap();
-        let (next, addr) = spawn_binary(&database, &NO_RATE_LIMITS).await;
-        child = next;
-        server_tx.send_replace((generation, addr));
+        let victim = rng.usize(..processes);
+        children[victim].start_kill().unwrap();
+        children[victim].wait().await.unwrap();
+        let (next, addr) = spawn_binary(database, &NO_RATE_LIMITS).await;
+        children[victim] = next;
+        addrs[victim] = addr;
+        server_tx.send_replace((generation, addrs.clone()));
     }
     let target = *acked.borrow() + 10;
     let _ = tokio::time::timeout(Duration::from_secs(60), acked.wait_for(|n| *n >= target)).await;
@@ -87,17 +108,22 @@ async fn killed_servers_lose_no_acknowledged_action() {
     for player in players {
         records.extend(player.await.unwrap());
     }
-    assert!(
-        terminate(&mut child).await,
-        "SIGTERM stops the server cleanly"
-    );
+    for child in &mut children {
+        assert!(terminate(child).await, "SIGTERM stops the server cleanly");
+    }
 
-    let tally = check_store(&database, &records).await;
-    check_playable(&database, &records).await;
+    let tally = check_store(database, &records).await;
+    check_playable(database, &records).await;
     println!(
-        "crash test (seed {seed}): {} games ({} finished), {} actions acknowledged, \
-         {} stored (the rest were in flight at a kill), {kills} kills, {} actions lost",
-        tally.games, tally.finished, tally.acknowledged, tally.stored, tally.lost
+        "crash test (seed {seed}, {processes} process(es) on {}): {} games ({} finished), \
+         {} actions acknowledged, {} stored (the rest were in flight at a kill), {kills} kills, \
+         {} actions lost",
+        database.split(':').next().unwrap_or_default(),
+        tally.games,
+        tally.finished,
+        tally.acknowledged,
+        tally.stored,
+        tally.lost
     );
     assert_eq!(tally.lost, 0, "seed {seed}");
     assert!(tally.acknowledged > 0);
@@ -106,7 +132,7 @@ async fn killed_servers_lose_no_acknowledged_action() {
 /// Every acknowledged action is stored at its number, and every stored game
 /// replays legally through the rules.
 async fn check_store(database: &str, records: &[Record]) -> Tally {
-    let store = SqliteStore::open(database).await.unwrap();
+    let store = store::open(database).await.unwrap();
     let mut tally = Tally::default();
     for record in records {
         let id: GameId = record.id.parse().unwrap();

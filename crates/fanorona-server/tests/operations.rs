@@ -285,7 +285,7 @@ async fn a_backup_taken_during_play_restores_every_game() {
     let database = common::database_url(&dir);
     let copy = dir.path().join("backup.db");
     let (mut child, addr) = spawn_binary(&database, &NO_RATE_LIMITS).await;
-    let (_server_tx, server) = watch::channel((0, addr));
+    let (_server_tx, server) = watch::channel((0, vec![addr]));
     let (acks, mut acked) = watch::channel(0u64);
     let (done_tx, done) = watch::channel(false);
     let shared = Shared { server, acks, done };

@@ -14,7 +14,7 @@ use std::{
 
 use axum::extract::ws::Utf8Bytes;
 use fanorona::{ByColor, Color, Position, Setup};
-use tokio::sync::{mpsc, oneshot, watch, OnceCell};
+use tokio::sync::{broadcast, mpsc, oneshot, watch, OnceCell};
 use tokio_util::{
     sync::CancellationToken,
     task::{task_tracker::TaskTrackerToken, TaskTracker},
@@ -29,7 +29,7 @@ use crate::{
     ids::{GameId, Secret},
     limits::{Held, PerClient},
     protocol::parse_intent,
-    store::{GameRow, Store, StoreError},
+    store::{Change, GameRow, Store, StoreError},
 };
 
 /// The last published state of a game.
@@ -134,6 +134,9 @@ enum Command {
     Join(Box<JoinRequest>),
     Invitation(Box<(Secret, Option<Secret>, oneshot::Sender<Invitation>)>),
     Record(oneshot::Sender<Box<RecordFacts>>),
+    /// Another process may have changed the game: action `seq` was
+    /// stored, or (`None`) its row changed or changes were missed.
+    Changed(Option<u64>),
 }
 
 /// What a game's record tells, taken from its task at one moment.
@@ -347,6 +350,8 @@ struct HubInner {
     sockets: PerClient,
     /// The threads that search for the computer.
     computer: Pool,
+    /// Other processes write to the store too: memory may be behind it.
+    shared: bool,
 }
 
 /// Every live game of this process.
@@ -379,7 +384,7 @@ impl Hub {
     pub fn new(store: Arc<dyn Store>, config: Arc<Config>) -> Hub {
         Hub {
             inner: Arc::new(HubInner {
-                store,
+                store: store.clone(),
                 games: Mutex::new(HashMap::new()),
                 shutdown: CancellationToken::new(),
                 tasks: TaskTracker::new(),
@@ -387,6 +392,7 @@ impl Hub {
                 computer: Pool::new(&config),
                 site: Site::new(&config),
                 config,
+                shared: store.changes().is_some(),
             }),
         }
     }
@@ -570,6 +576,42 @@ impl Hub {
             .unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Passes every change heard from the database (other processes'
+    /// writes) to the live game it concerns, until shutdown; when changes
+    /// were missed, every live game reads itself again from the store.
+    pub(crate) async fn follow(self, mut changes: broadcast::Receiver<Change>) {
+        let shutdown = self.shutdown_token();
+        loop {
+            let change = tokio::select! {
+                change = changes.recv() => change,
+                () = shutdown.cancelled() => return,
+            };
+            match change {
+                Ok(Change::Game { id, seq }) => {
+                    let live = self.games().get(&id).and_then(|slot| slot.get().cloned());
+                    if let Some(handle) = live {
+                        tell(&handle, seq);
+                    }
+                }
+                Ok(Change::Missed) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                    let live: Vec<GameHandle> = self
+                        .games()
+                        .values()
+                        .filter_map(|slot| slot.get().cloned())
+                        .collect();
+                    tracing::warn!(
+                        games = live.len(),
+                        "changes missed: reading every live game again"
+                    );
+                    for handle in &live {
+                        tell(handle, None);
+                    }
+                }
+                Err(broadcast::error::RecvError::Closed) => return,
+            }
+        }
+    }
+
     /// How many games are in memory.
     pub fn live_games(&self) -> usize {
         self.games().len()
@@ -603,6 +645,17 @@ impl Hub {
         }
         remove_task(&mut games, id, watchers);
         true
+    }
+}
+
+/// Tells the task of `handle` that its game changed; waits for room in its
+/// queue on a task of its own when it is full, so that one busy game
+/// never holds up the changes of the others.
+fn tell(handle: &GameHandle, seq: Option<u64>) {
+    if let Err(mpsc::error::TrySendError::Full(command)) = handle.tx.try_send(Command::Changed(seq))
+    {
+        let tx = handle.tx.clone();
+        tokio::spawn(async move { tx.send(command).await });
     }
 }
 

@@ -159,11 +159,27 @@ impl GameTask {
         match command {
             Command::Connect(request) => {
                 let (secret, client, reply) = *request;
-                let _ = reply.send(self.connect(secret, client));
+                // With other processes on the store, a socket that opens
+                // sees at least what was committed before it opened: its
+                // player may come from another process, where their last
+                // move was acknowledged a moment ago and its notice may
+                // not have reached this one yet (the crash test on
+                // PostgreSQL saw such a player's own move missing).
+                if self.hub.inner.shared {
+                    self.resync().await;
+                }
+                let seat = secret.and_then(|secret| self.seat_of(&secret));
+                let _ = reply.send(self.connect(seat, client));
             }
             Command::Disconnect(role, client) => self.disconnect(role, client),
             Command::Identify(secret, reply) => {
-                let _ = reply.send(self.seat_of(&secret));
+                let _ = reply.send(self.seat_of_fresh(&secret).await);
+            }
+            Command::Changed(seq) => {
+                // Action `seq` is already here when it was this process's.
+                if seq.is_none_or(|seq| seq >= self.game.seq) {
+                    self.resync().await;
+                }
             }
             Command::Act(by, Intent::Hint, reply) => self.hint(by, reply).await,
             Command::Act(by, intent, reply) => {
@@ -190,13 +206,14 @@ impl GameTask {
         }
     }
 
-    fn connect(&mut self, secret: Option<Secret>, client: IpAddr) -> Result<Role, AppError> {
+    /// Counts a connection from `client`, holding `seat` if any.
+    fn connect(&mut self, seat: Option<Color>, client: IpAddr) -> Result<Role, AppError> {
         let count = self.sockets.entry(client).or_default();
         if *count >= self.hub.config().sockets_per_game {
             return Err(AppError::TooManyConnections);
         }
         *count += 1;
-        let role = match secret.and_then(|s| self.seat_of(&s)) {
+        let role = match seat {
             Some(color) => Role::Player(color),
             None => Role::Spectator,
         };
@@ -234,6 +251,20 @@ impl GameTask {
         })
     }
 
+    /// The seat `secret` holds. When it holds none here and another
+    /// process may have given it a seat a moment ago (its notice not yet
+    /// heard), the game is read again from the store first.
+    async fn seat_of_fresh(&mut self, secret: &Secret) -> Option<Color> {
+        if let Some(color) = self.seat_of(secret) {
+            return Some(color);
+        }
+        if !self.hub.inner.shared {
+            return None;
+        }
+        self.resync().await;
+        self.seat_of(secret)
+    }
+
     /// Whether both seats are taken; the computer's counts as taken.
     fn both_joined(&self) -> bool {
         Color::ALL
@@ -267,13 +298,30 @@ impl GameTask {
         pending.then(|| mover.away_since + self.hub.config().abandon_after)
     }
 
+    /// Plays `intent` for `by`. With other processes on the store, an
+    /// intent this memory refuses is tried once more after reading the
+    /// game again: the refusal may come from memory that is behind (the
+    /// opponent's move, made through another process, not yet heard).
     async fn act(&mut self, by: Sender, intent: Intent) -> Result<Utf8Bytes, AppError> {
+        match self.try_act(&by, intent).await {
+            Err(AppError::Game(_) | AppError::WrongSecret) if self.hub.inner.shared => {
+                self.resync().await;
+                if self.stale {
+                    return Err(AppError::Unavailable);
+                }
+                self.try_act(&by, intent).await
+            }
+            done => done,
+        }
+    }
+
+    async fn try_act(&mut self, by: &Sender, intent: Intent) -> Result<Utf8Bytes, AppError> {
         let by = match by {
-            Sender::Role(Role::Player(color)) => color,
+            Sender::Role(Role::Player(color)) => *color,
             Sender::Role(Role::Spectator) | Sender::Secret(None) => {
                 return Err(AppError::NotAPlayer)
             }
-            Sender::Secret(Some(secret)) => self.seat_of(&secret).ok_or(AppError::WrongSecret)?,
+            Sender::Secret(Some(secret)) => self.seat_of(secret).ok_or(AppError::WrongSecret)?,
         };
         if !self.both_joined() && self.game.result.is_none() {
             return Err(GameError::WaitingForOpponent.into());
@@ -305,6 +353,16 @@ impl GameTask {
     async fn commit(&mut self, plan: Plan) -> Result<(), AppError> {
         let next_game = match self.write(&plan).await {
             Ok(next_game) => next_game,
+            // Another process stored this action number first: the
+            // database decided, and this intent lost.
+            Err(StoreError::Conflict) => {
+                self.resync().await;
+                if self.stale {
+                    return Err(AppError::Unavailable);
+                }
+                tracing::info!(game = %self.row.id, "intent refused: the game changed");
+                return Err(AppError::GameChanged(self.state.borrow().json.clone()));
+            }
             Err(error) => {
                 self.resync().await;
                 return Err(AppError::not_saved(error));
@@ -473,9 +531,21 @@ impl GameTask {
         holder: Option<Secret>,
         keyed: Option<Secret>,
     ) -> Result<Joined, AppError> {
-        if let Some(holder) = holder {
-            if let Some(color) = self.seat_of(&holder) {
-                return Ok(Joined::Already(color, holder));
+        self.join_once(invite, holder, keyed, false).await
+    }
+
+    /// [`GameTask::join`], `retried` once after another process took the
+    /// seat first.
+    async fn join_once(
+        &mut self,
+        invite: Secret,
+        holder: Option<Secret>,
+        keyed: Option<Secret>,
+        retried: bool,
+    ) -> Result<Joined, AppError> {
+        if let Some(holder) = holder.as_ref() {
+            if let Some(color) = self.seat_of(holder) {
+                return Ok(Joined::Already(color, holder.clone()));
             }
         }
         if !self.row.invite.matches(&invite) {
@@ -492,15 +562,28 @@ impl GameTask {
         if self.expired() {
             return Err(AppError::InvitationExpired);
         }
-        let secret = match keyed {
+        let secret = match keyed.clone() {
             Some(secret) => secret,
             None => Secret::random()?,
         };
         let hash = secret.hash();
         let claimed = self.hub.inner.store.claim_seat(&self.row.id, color, &hash);
-        if let Err(error) = claimed.await {
-            self.resync().await;
-            return Err(AppError::not_saved(error));
+        match claimed.await {
+            Ok(()) => {}
+            // Another process gave the seat a moment ago: read the game
+            // again and answer as if that had been known (the same key's
+            // seat again, or a spectator).
+            Err(StoreError::Conflict) if self.hub.inner.shared && !retried => {
+                self.resync().await;
+                if self.stale {
+                    return Err(AppError::Unavailable);
+                }
+                return Box::pin(self.join_once(invite, holder, keyed, true)).await;
+            }
+            Err(error) => {
+                self.resync().await;
+                return Err(AppError::not_saved(error));
+            }
         }
         *self.row.seats.get_mut(color) = Some(hash);
         tracing::info!(game = %self.row.id, "seat taken");

@@ -311,12 +311,16 @@ pub(crate) enum ServerMsg<'a> {
         code: &'a str,
         /// A sentence for a person.
         message: String,
+        /// The game's state message, encoded, when the refusal is that the
+        /// game changed meanwhile.
+        state: Option<&'a str>,
     },
 }
 
 impl ServerMsg<'_> {
     /// The message as JSON text, written by hand into a `String`: every
-    /// field is a string or `null`, so nothing can fail.
+    /// field is a string, `null` or a state already encoded, so nothing
+    /// can fail.
     pub(crate) fn to_json(&self) -> String {
         let mut out = String::with_capacity(128);
         match self {
@@ -349,11 +353,19 @@ impl ServerMsg<'_> {
                 out.push_str(",\"turn\":");
                 json::push_opt_str(&mut out, turn.as_deref());
             }
-            ServerMsg::Error { code, message } => {
+            ServerMsg::Error {
+                code,
+                message,
+                state,
+            } => {
                 out.push_str("{\"type\":\"error\",\"code\":");
                 json::push_str(&mut out, code);
                 out.push_str(",\"message\":");
                 json::push_str(&mut out, message);
+                if let Some(state) = state {
+                    out.push_str(",\"state\":");
+                    out.push_str(state);
+                }
             }
         }
         out.push('}');
@@ -396,11 +408,22 @@ mod tests {
         let error = ServerMsg::Error {
             code: "bad_message",
             message: "bad step message: \"z9\" is not a point\t\u{1}".into(),
+            state: None,
         };
         assert_eq!(
             read(error),
             json!({"type": "error", "code": "bad_message",
                    "message": "bad step message: \"z9\" is not a point\t\u{1}"})
+        );
+        let changed = ServerMsg::Error {
+            code: "game_changed",
+            message: "changed".into(),
+            state: Some(r#"{"type":"state","seq":3}"#),
+        };
+        assert_eq!(
+            read(changed),
+            json!({"type": "error", "code": "game_changed", "message": "changed",
+                   "state": {"type": "state", "seq": 3}})
         );
     }
 

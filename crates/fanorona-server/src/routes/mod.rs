@@ -4,6 +4,7 @@ mod api;
 mod assets;
 mod files;
 mod headers;
+mod health;
 mod i18n;
 mod pages;
 mod preview;
@@ -46,6 +47,8 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(record::get_record))
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .route("/api/steps", get(steps::get_steps))
+        .route("/healthz", get(health::alive))
+        .route("/readyz", get(health::ready))
         .fallback(assets::static_file)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(TimeoutLayer::with_status_code(

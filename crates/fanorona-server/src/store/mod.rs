@@ -3,17 +3,23 @@
 //! The backend is chosen from the database URL's scheme by [`open`]; the
 //! hub sees only [`Store`], which speaks in the server's own types, so a
 //! backend comes and goes without touching it. One module per backend:
-//! [`sqlite`](SqliteStore) today.
+//! [`sqlite`](SqliteStore), the one-command default, and
+//! [`postgres`](PgStore), which several server processes share.
 
+mod postgres;
 mod sqlite;
 
 use std::{path::PathBuf, sync::Arc};
 
 use async_trait::async_trait;
 use fanorona::{Color, Turn};
+use tokio::sync::broadcast;
 
 pub(crate) use self::sqlite::backup;
-pub use self::sqlite::{Backup, SqliteStore};
+pub use self::{
+    postgres::PgStore,
+    sqlite::{Backup, SqliteStore},
+};
 use crate::{
     game::{Action, ComputerSeat, Intent, IntentKind, Level},
     ids::{GameId, SecretHash},
@@ -65,7 +71,7 @@ pub enum StoreError {
     #[error("conflict")]
     Conflict,
     /// The database URL names no supported backend.
-    #[error("unsupported database URL scheme {0:?}: use sqlite://")]
+    #[error("unsupported database URL scheme {0:?}: use sqlite:// or postgres://")]
     UnknownScheme(String),
     /// The database file is damaged: the server must not use it.
     #[error(
@@ -131,10 +137,61 @@ pub trait Store: Send + Sync + 'static {
     /// the Unix epoch) whose second seat was never taken; returns how many.
     /// Games that both players joined, finished or not, are never deleted.
     async fn delete_expired_invitations(&self, created_before: i64) -> Result<u64, StoreError>;
+
+    /// Whether the database answers now: the readiness a proxy asks for.
+    async fn ready(&self) -> Result<(), StoreError>;
+
+    /// The changes every process sharing the database makes, this one's
+    /// too, as they commit; `None` when no other process can write to it
+    /// (SQLite), so memory never goes stale.
+    fn changes(&self) -> Option<broadcast::Receiver<Change>> {
+        None
+    }
+}
+
+/// A change to the stored games, heard from the database.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// Game `id` changed: action number `seq` was stored, or (`None`) its
+    /// row, like a seat taken.
+    Game {
+        /// The game.
+        id: GameId,
+        /// The action stored.
+        seq: Option<u64>,
+    },
+    /// Changes may have been missed (the database restarted, or this
+    /// process fell behind): every game in memory must be read again.
+    Missed,
+}
+
+impl Change {
+    /// The notification's text: the game id, then a space and the action
+    /// number when there is one.
+    fn payload(&self) -> String {
+        match self {
+            Change::Game { id, seq: Some(seq) } => format!("{id} {seq}"),
+            Change::Game { id, seq: None } => id.to_string(),
+            Change::Missed => String::new(),
+        }
+    }
+
+    /// Reads [`Change::payload`]'s text back.
+    fn parse(text: &str) -> Option<Change> {
+        let (id, seq) = match text.split_once(' ') {
+            Some((id, seq)) => (id, Some(seq.parse().ok()?)),
+            None => (text, None),
+        };
+        Some(Change::Game {
+            id: id.parse().ok()?,
+            seq,
+        })
+    }
 }
 
 /// Opens the store named by `url`, the backend chosen by its scheme:
-/// `sqlite://path` (created and migrated when absent).
+/// `sqlite://path` (created and migrated when absent) or
+/// `postgres://user@host/database` (`postgresql://` too; migrated).
 ///
 /// # Errors
 ///
@@ -144,6 +201,24 @@ pub async fn open(url: &str) -> Result<Arc<dyn Store>, StoreError> {
     let scheme = url.split(':').next().unwrap_or_default();
     match scheme {
         "sqlite" => Ok(Arc::new(SqliteStore::open(url).await?)),
+        "postgres" | "postgresql" => Ok(Arc::new(PgStore::open(url).await?)),
+        other => Err(StoreError::UnknownScheme(other.to_owned())),
+    }
+}
+
+/// Runs the migrations the database at `url` lacks, without serving;
+/// returns how many it has now. `open` runs them too: this is for
+/// operators who migrate before they start the processes.
+///
+/// # Errors
+///
+/// [`StoreError::UnknownScheme`] for a scheme that is not a database's,
+/// or the backend's error.
+pub async fn migrate(url: &str) -> Result<usize, StoreError> {
+    let scheme = url.split(':').next().unwrap_or_default();
+    match scheme {
+        "sqlite" => SqliteStore::migrate(url).await,
+        "postgres" | "postgresql" => PgStore::migrate(url).await,
         other => Err(StoreError::UnknownScheme(other.to_owned())),
     }
 }
@@ -284,5 +359,26 @@ mod tests {
         assert!(decode_action("black", "set_level", None, None).is_err());
         assert!(decode_action("black", "set_level", None, Some(7)).is_err());
         assert!(decode_action("pink", "resign", None, None).is_err());
+    }
+
+    #[test]
+    fn changes_round_trip_through_their_payload() {
+        let id: GameId = "FirstRe1ea".parse().expect("an id");
+        for seq in [Some(0), Some(417), None] {
+            let change = Change::Game {
+                id: id.clone(),
+                seq,
+            };
+            assert_eq!(Change::parse(&change.payload()), Some(change));
+        }
+        for bad in [
+            "",
+            "FirstRe1ea x",
+            "FirstRe1ea -1",
+            "not an id 3",
+            "FirstRe1ea 1 2",
+        ] {
+            assert_eq!(Change::parse(bad), None, "{bad:?}");
+        }
     }
 }

@@ -185,6 +185,37 @@ impl SqliteStore {
             .map_err(other)?
     }
 
+    /// Opens the database at `url` as [`SqliteStore::open`] does (which
+    /// migrates it), and says how many migrations it has.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`SqliteStore::open`].
+    pub async fn migrate(url: &str) -> Result<usize, StoreError> {
+        let store = SqliteStore::open(url).await?;
+        store
+            .read(|conn| {
+                let n: i64 =
+                    conn.query_row("SELECT count(*) FROM _sqlx_migrations", [], |r| r.get(0))?;
+                Ok(usize::try_from(n).unwrap_or(0))
+            })
+            .await
+    }
+
+    /// Runs `read` on a reading connection, on a thread that may block.
+    async fn read<T: Send + 'static>(
+        &self,
+        read: impl FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let readers = self.readers.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut conn = readers.get().map_err(other)?;
+            read(&mut conn)
+        })
+        .await
+        .map_err(other)?
+    }
+
     fn open_checked(path: &Path) -> Result<SqliteStore, StoreError> {
         let mut conn = connect(path, Access::Write)?;
         migrate::run(&mut conn, migrate::MIGRATIONS)?;
@@ -313,13 +344,8 @@ impl Store for SqliteStore {
     }
 
     async fn load_game(&self, id: &GameId) -> Result<StoredGame, StoreError> {
-        let (readers, id) = (self.readers.clone(), id.clone());
-        tokio::task::spawn_blocking(move || {
-            let mut conn = readers.get().map_err(other)?;
-            read_game(&mut conn, &id)
-        })
-        .await
-        .map_err(other)?
+        let id = id.clone();
+        self.read(move |conn| read_game(conn, &id)).await
     }
 
     async fn claim_seat(
@@ -370,6 +396,16 @@ impl Store for SqliteStore {
         self.writer
             .write(Write::DeleteExpired { created_before })
             .await
+    }
+
+    async fn ready(&self) -> Result<(), StoreError> {
+        self.read(|conn| {
+            conn.query_row("SELECT count(*) FROM games WHERE id = ''", [], |r| {
+                r.get::<_, i64>(0)
+            })?;
+            Ok(())
+        })
+        .await
     }
 }
 

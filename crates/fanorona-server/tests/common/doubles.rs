@@ -25,6 +25,8 @@ pub struct ControlledStore {
     inner: SqliteStore,
     /// While set, every write fails as a full disk would.
     pub fail_writes: AtomicBool,
+    /// While set, the database does not answer [`Store::ready`].
+    pub unreachable: AtomicBool,
     /// How many loads were asked for.
     pub loads: AtomicUsize,
     held: Mutex<HashSet<String>>,
@@ -39,6 +41,7 @@ impl ControlledStore {
         ControlledStore {
             inner,
             fail_writes: AtomicBool::new(false),
+            unreachable: AtomicBool::new(false),
             loads: AtomicUsize::new(0),
             held: Mutex::new(HashSet::new()),
             released: watch::Sender::new(0),
@@ -119,5 +122,12 @@ impl Store for ControlledStore {
     async fn delete_expired_invitations(&self, created_before: i64) -> Result<u64, StoreError> {
         self.write()?;
         self.inner.delete_expired_invitations(created_before).await
+    }
+
+    async fn ready(&self) -> Result<(), StoreError> {
+        if self.unreachable.load(Ordering::SeqCst) {
+            return Err(StoreError::Other("connection refused (test double)".into()));
+        }
+        self.inner.ready().await
     }
 }

@@ -4,7 +4,9 @@
 
 #![allow(dead_code, unreachable_pub, clippy::unwrap_used)]
 
+pub mod across;
 pub mod doubles;
+pub mod postgres;
 pub mod process;
 pub mod raw;
 

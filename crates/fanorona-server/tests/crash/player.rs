@@ -24,8 +24,9 @@ type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 /// What the players share with the test.
 #[derive(Clone)]
 pub(crate) struct Shared {
-    /// The server's generation and address; a new one after each restart.
-    pub server: watch::Receiver<(u64, String)>,
+    /// The servers' generation and addresses (one per process sharing
+    /// the database); a new generation after each restart.
+    pub server: watch::Receiver<(u64, Vec<String>)>,
     /// Counts acknowledged actions, over all games.
     pub acks: watch::Sender<u64>,
     /// Set when the players should stop.
@@ -59,8 +60,12 @@ pub(crate) async fn play(mut shared: Shared, mut rng: fastrand::Rng) -> Vec<Reco
             break;
         };
         loop {
-            let (generation, addr) = shared.server.borrow().clone();
-            let outcome = match connect(&addr, &record).await {
+            let (generation, addrs) = shared.server.borrow().clone();
+            // White and Black on processes of their own when there are
+            // several: each sees the other's moves through the database.
+            let first = rng.usize(..addrs.len());
+            let pair = [&addrs[first], &addrs[(first + 1) % addrs.len()]];
+            let outcome = match connect(pair, &record).await {
                 Ok(sockets) => drive(sockets, &mut record, &shared, &mut rng).await,
                 Err(()) => Outcome::Broken,
             };
@@ -90,8 +95,8 @@ async fn next_server(shared: &mut Shared, generation: u64) -> bool {
 async fn create(shared: &mut Shared) -> Option<Record> {
     let http = reqwest::Client::new();
     loop {
-        let (generation, addr) = shared.server.borrow().clone();
-        if let Ok(record) = try_create(&http, &addr).await {
+        let (generation, addrs) = shared.server.borrow().clone();
+        if let Ok(record) = try_create(&http, &addrs[0]).await {
             return Some(record);
         }
         if !next_server(shared, generation).await {
@@ -128,16 +133,16 @@ async fn try_create(http: &reqwest::Client, addr: &str) -> Result<Record, reqwes
     })
 }
 
-async fn connect(addr: &str, record: &Record) -> Result<[Socket; 2], ()> {
-    let open = |secret: &str| {
+async fn connect(addrs: [&String; 2], record: &Record) -> Result<[Socket; 2], ()> {
+    let open = |addr: &str, secret: &str| {
         let url = format!("ws://{addr}/api/games/{}/ws", record.id);
         let mut req = url.into_client_request().map_err(|_| ())?;
         let bearer = format!("Bearer {secret}").parse().map_err(|_| ())?;
         req.headers_mut().insert("authorization", bearer);
         Ok::<_, ()>(tokio_tungstenite::connect_async(req))
     };
-    let (white, _) = open(&record.seats[0])?.await.map_err(|_| ())?;
-    let (black, _) = open(&record.seats[1])?.await.map_err(|_| ())?;
+    let (white, _) = open(addrs[0], &record.seats[0])?.await.map_err(|_| ())?;
+    let (black, _) = open(addrs[1], &record.seats[1])?.await.map_err(|_| ())?;
     Ok([white, black])
 }
 
@@ -199,10 +204,13 @@ async fn drive(
         if answer["type"] == "error" {
             let code = answer["code"].as_str().unwrap_or_default();
             assert!(
-                ["not_saved", "unavailable", "rate_limited"].contains(&code),
+                ["not_saved", "unavailable", "rate_limited", "game_changed"].contains(&code),
                 "{}: {text} refused: {answer}",
                 record.id
             );
+            if code == "game_changed" {
+                state = answer["state"].clone();
+            }
             continue;
         }
         assert_eq!(answer["seq"].as_u64(), Some(seq + 1), "{}", record.id);

@@ -188,8 +188,13 @@ const INSERT_GAME: &str = "INSERT INTO games (id, created_at, start_position, cr
      white_seat, black_seat, invite, rematch_of, next_game, computer_color, computer_level) \
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
 
+/// Stores action `?2` only when the game holds actions 0 to `?2 - 1`, as
+/// the PostgreSQL store does: the primary key refuses a number already
+/// used, and this condition a number past the end.
 const INSERT_ACTION: &str = "INSERT INTO actions \
-     (game_id, seq, player, kind, step, level, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+     (game_id, seq, player, kind, step, level, created_at) \
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 \
+     WHERE ?2 = 0 OR EXISTS (SELECT 1 FROM actions WHERE game_id = ?1 AND seq = ?2 - 1)";
 
 fn hash_text(hash: &Option<SecretHash>) -> Option<String> {
     hash.map(SecretHash::to_hex)
@@ -220,7 +225,7 @@ fn insert_action(
 ) -> Result<(), StoreError> {
     let (kind, step, level) = encode_action(action);
     let seq = i64::try_from(seq).map_err(|_| corrupt("action number overflow".into()))?;
-    conn.prepare_cached(INSERT_ACTION)?.execute(params![
+    let done = conn.prepare_cached(INSERT_ACTION)?.execute(params![
         id.as_str(),
         seq,
         color_text(action.by),
@@ -229,7 +234,10 @@ fn insert_action(
         level,
         crate::clock::unix_seconds(),
     ])?;
-    Ok(())
+    match done {
+        1 => Ok(()),
+        _ => Err(StoreError::Conflict),
+    }
 }
 
 fn claim_seat(

@@ -1,0 +1,440 @@
+//! The PostgreSQL backend, for several server processes sharing one
+//! database: a pool of connections (each keeps the statements it has
+//! prepared), migrations of `migrations/postgres/` run at start, writes
+//! committed in groups ([`writer`]), and every write that changes a game
+//! announced with `NOTIFY` when it commits ([`listen`] turns those into
+//! [`Change`]s for the hub).
+//!
+//! Queries are plain `sqlx::query` with binds: the checked macros would
+//! need a database at build time.
+
+mod listen;
+mod writer;
+
+use std::{str::FromStr, sync::Arc, time::Duration};
+
+use async_trait::async_trait;
+use fanorona::{ByColor, Color};
+use sqlx::{
+    postgres::{PgConnectOptions, PgPool, PgPoolOptions, PgRow},
+    Connection, PgConnection, Row,
+};
+use tokio::sync::broadcast;
+use tokio_util::sync::{CancellationToken, DropGuard};
+
+use self::writer::{Write, Writer};
+use super::{
+    color_text, corrupt, decode_action, encode_action, parse_color, parse_level, Change, GameRow,
+    Store, StoreError, StoredGame,
+};
+use crate::{
+    game::{Action, ComputerSeat},
+    ids::{GameId, SecretHash},
+};
+
+/// The migrations of `migrations/postgres/`, embedded. sqlx's migrator
+/// holds an advisory lock while it runs, so processes started together
+/// migrate one after the other.
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
+
+/// Connections per process: the writer's one at a time, and the loads of
+/// games (once per game a process holds); four processes at this size
+/// stay below PostgreSQL's default limit of 100 connections.
+const CONNECTIONS: u32 = 16;
+
+/// How long a request waits for a free connection before it fails (and
+/// the player gets `not_saved`) rather than hanging while the database is
+/// down.
+const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How many changes may wait for the hub before the slowest reader misses
+/// some (and then resynchronises every live game).
+const CHANGES: usize = 4096;
+
+/// Games in a PostgreSQL database.
+#[derive(Clone, Debug)]
+pub struct PgStore {
+    pool: PgPool,
+    /// The `NOTIFY` channel of this database and schema.
+    channel: Arc<str>,
+    changes: broadcast::Sender<Change>,
+    /// The connection that writes games, seats and actions in batches.
+    writer: Writer,
+    /// Stops the listener when the last clone of the store is dropped.
+    _listening: Arc<DropGuard>,
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> StoreError {
+        match &e {
+            sqlx::Error::RowNotFound => StoreError::NotFound,
+            sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict,
+            _ => StoreError::Other(Box::new(e)),
+        }
+    }
+}
+
+impl From<sqlx::migrate::MigrateError> for StoreError {
+    fn from(e: sqlx::migrate::MigrateError) -> StoreError {
+        StoreError::Other(Box::new(e))
+    }
+}
+
+/// An error of a write statement: never [`StoreError::Conflict`], which
+/// the write statements give only as a missing row. A batch goes on after
+/// a conflict, and must not after an error (the transaction is aborted).
+fn failed(e: sqlx::Error) -> StoreError {
+    StoreError::Other(Box::new(e))
+}
+
+/// The connection settings of `url` (`postgres://` or `postgresql://`).
+fn options(url: &str) -> Result<PgConnectOptions, StoreError> {
+    PgConnectOptions::from_str(url).map_err(|e| match e {
+        // The driver's message would quote the URL, password included.
+        sqlx::Error::Configuration(_) => {
+            StoreError::Other("the PostgreSQL URL cannot be read".into())
+        }
+        other => other.into(),
+    })
+}
+
+impl PgStore {
+    /// Connects to the database at `url`, runs the embedded migrations and
+    /// starts listening for other processes' changes.
+    ///
+    /// # Errors
+    ///
+    /// A bad URL, an unreachable database, or a failed migration.
+    pub async fn open(url: &str) -> Result<PgStore, StoreError> {
+        let store = PgStore::connect(url).await?;
+        MIGRATOR.run(&store.pool).await?;
+        let stop = CancellationToken::new();
+        tokio::spawn(listen::run(
+            store.pool.clone(),
+            store.channel.clone(),
+            store.changes.clone(),
+            stop.clone(),
+        ));
+        Ok(PgStore {
+            _listening: Arc::new(stop.drop_guard()),
+            ..store
+        })
+    }
+
+    /// Connects without migrating or listening.
+    async fn connect(url: &str) -> Result<PgStore, StoreError> {
+        let pool = PgPoolOptions::new()
+            .max_connections(CONNECTIONS)
+            .acquire_timeout(ACQUIRE_TIMEOUT)
+            // A ping before every statement doubled the round trips of a
+            // step; a dead connection fails its statement instead, and
+            // the player gets `not_saved`.
+            .test_before_acquire(false)
+            .connect_with(options(url)?)
+            .await?;
+        // Channels belong to the database, not to a schema: two sites in
+        // two schemas of one database must not hear each other.
+        let schema: String = sqlx::query_scalar("SELECT current_schema()::text")
+            .fetch_one(&pool)
+            .await?;
+        let channel: Arc<str> = format!("fanorona.{schema}").into();
+        Ok(PgStore {
+            writer: Writer::start(pool.clone(), channel.clone()),
+            pool,
+            channel,
+            changes: broadcast::channel(CHANGES).0,
+            _listening: Arc::new(CancellationToken::new().drop_guard()),
+        })
+    }
+
+    /// Runs the migrations that the database at `url` lacks, and says how
+    /// many it has now.
+    ///
+    /// # Errors
+    ///
+    /// A bad URL, an unreachable database, or a failed migration.
+    pub async fn migrate(url: &str) -> Result<usize, StoreError> {
+        let mut conn = PgConnection::connect_with(&options(url)?).await?;
+        MIGRATOR.run(&mut conn).await?;
+        let applied: i64 = sqlx::query_scalar("SELECT count(*) FROM _sqlx_migrations")
+            .fetch_one(&mut conn)
+            .await?;
+        conn.close().await?;
+        Ok(usize::try_from(applied).unwrap_or(0))
+    }
+
+    /// The notice that game `id` changed: action `seq` was stored, or
+    /// (with `None`) its row.
+    fn notice(id: &GameId, seq: Option<u64>) -> String {
+        Change::Game {
+            id: id.clone(),
+            seq,
+        }
+        .payload()
+    }
+}
+
+/// A new game; no row when the id is taken. `ON CONFLICT DO NOTHING`
+/// here and in [`INSERT_ACTION`] makes a conflict a missing row, not an
+/// error, so it does not abort the other writes of its batch
+/// ([`writer`]).
+const INSERT_GAME: &str = "INSERT INTO games (id, created_at, start_position, creator, \
+     white_seat, black_seat, invite, rematch_of, next_game, computer_color, computer_level) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
+     ON CONFLICT DO NOTHING RETURNING id";
+
+/// Stores action `$2` only when the game holds actions 0 to `$2 - 1`: the
+/// primary key refuses a number already used (the second of two
+/// processes waits for the first to commit, then fails), and this
+/// condition a number past the end; either way no row comes back. The
+/// same statement announces it on channel `$8` with payload `$9` when its
+/// transaction commits.
+const INSERT_ACTION: &str = "WITH stored AS (INSERT INTO actions \
+     (game_id, seq, player, kind, step, level, created_at) \
+     SELECT $1, $2, $3, $4, $5, $6, $7 \
+     WHERE $2 = 0 OR EXISTS (SELECT 1 FROM actions WHERE game_id = $1 AND seq = $2 - 1) \
+     ON CONFLICT DO NOTHING RETURNING seq) \
+     SELECT pg_notify($8, $9) FROM stored";
+
+/// A game and its actions in one statement, so in one snapshot and one
+/// round trip: the game's columns (0 to 10) on every row, an action's
+/// (11 to 15) on each, or NULL on the one row of a game without any.
+const SELECT_GAME: &str = "SELECT g.id, g.created_at, g.start_position, g.creator, \
+     g.white_seat, g.black_seat, g.invite, g.rematch_of, g.next_game, g.computer_color, \
+     g.computer_level, a.player, a.kind, a.step, a.level, a.created_at \
+     FROM games g LEFT JOIN actions a ON a.game_id = g.id WHERE g.id = $1 ORDER BY a.seq";
+
+/// The same condition as SQLite's sweep (`store/sqlite/writer.rs`).
+const DELETE_EXPIRED: &str = "DELETE FROM games WHERE created_at < $1 \
+     AND (white_seat IS NULL OR black_seat IS NULL) AND computer_color IS NULL \
+     AND NOT EXISTS (SELECT 1 FROM actions WHERE actions.game_id = games.id)";
+
+/// Stores a new game, or [`StoreError::Conflict`] when its id is taken.
+async fn insert_game(conn: &mut PgConnection, row: &GameRow) -> Result<(), StoreError> {
+    let done = sqlx::query(INSERT_GAME)
+        .bind(row.id.as_str())
+        .bind(row.created_at)
+        .bind(&row.start_position)
+        .bind(color_text(row.creator))
+        .bind(row.seats.white.map(|h| h.to_hex()))
+        .bind(row.seats.black.map(|h| h.to_hex()))
+        .bind(row.invite.to_hex())
+        .bind(row.rematch_of.as_ref().map(GameId::as_str))
+        .bind(row.next_game.as_ref().map(GameId::as_str))
+        .bind(row.computer.map(|c| color_text(c.color)))
+        .bind(row.computer.map(|c| i64::from(c.level.number())))
+        .fetch_optional(conn)
+        .await
+        .map_err(failed)?;
+    match done {
+        Some(_) => Ok(()),
+        None => Err(StoreError::Conflict),
+    }
+}
+
+/// Gives the free seat of `color` to `seat` and announces it on
+/// `channel`, or [`StoreError::Conflict`] when it is taken.
+async fn claim_seat(
+    conn: &mut PgConnection,
+    channel: &str,
+    id: &GameId,
+    color: Color,
+    seat: &SecretHash,
+) -> Result<(), StoreError> {
+    let sql = match color {
+        Color::White => {
+            "WITH taken AS (UPDATE games SET white_seat = $1 \
+             WHERE id = $2 AND white_seat IS NULL RETURNING id) \
+             SELECT pg_notify($3, $4) FROM taken"
+        }
+        Color::Black => {
+            "WITH taken AS (UPDATE games SET black_seat = $1 \
+             WHERE id = $2 AND black_seat IS NULL RETURNING id) \
+             SELECT pg_notify($3, $4) FROM taken"
+        }
+    };
+    let done = sqlx::query(sql)
+        .bind(seat.to_hex())
+        .bind(id.as_str())
+        .bind(channel)
+        .bind(PgStore::notice(id, None))
+        .fetch_optional(conn)
+        .await
+        .map_err(failed)?;
+    match done {
+        Some(_) => Ok(()),
+        None => Err(StoreError::Conflict),
+    }
+}
+
+/// Stores action `seq` of game `id` and announces it on `channel` when
+/// the statement's transaction commits.
+async fn insert_action(
+    conn: &mut PgConnection,
+    channel: &str,
+    id: &GameId,
+    seq: u64,
+    action: &Action,
+) -> Result<(), StoreError> {
+    let (kind, step, level) = encode_action(action);
+    let number = i64::try_from(seq).map_err(|_| corrupt("action number overflow".into()))?;
+    let done = sqlx::query(INSERT_ACTION)
+        .bind(id.as_str())
+        .bind(number)
+        .bind(color_text(action.by))
+        .bind(kind)
+        .bind(step)
+        .bind(level)
+        .bind(crate::clock::unix_seconds())
+        .bind(channel)
+        .bind(PgStore::notice(id, Some(seq)))
+        .fetch_optional(conn)
+        .await
+        .map_err(failed)?;
+    match done {
+        Some(_) => Ok(()),
+        None => Err(StoreError::Conflict),
+    }
+}
+
+fn parse_hash(text: Option<String>) -> Result<Option<SecretHash>, StoreError> {
+    text.map(|t| SecretHash::from_hex(&t).map_err(|_| corrupt("bad seat hash".into())))
+        .transpose()
+}
+
+fn parse_id(text: Option<String>) -> Result<Option<GameId>, StoreError> {
+    text.map(|t| GameId::from_str(&t).map_err(|_| corrupt(format!("bad game id {t:?}"))))
+        .transpose()
+}
+
+fn read_row(row: &PgRow) -> Result<GameRow, StoreError> {
+    let id: String = row.try_get(0)?;
+    let computer = match (
+        row.try_get::<Option<String>, _>(9)?,
+        row.try_get::<Option<i64>, _>(10)?,
+    ) {
+        (None, None) => None,
+        (Some(color), Some(level)) => Some(ComputerSeat {
+            color: parse_color(&color)?,
+            level: parse_level(level)?,
+        }),
+        _ => return Err(corrupt("half a computer seat".into())),
+    };
+    Ok(GameRow {
+        id: GameId::from_str(&id).map_err(|_| corrupt(format!("bad game id {id:?}")))?,
+        created_at: row.try_get(1)?,
+        start_position: row.try_get(2)?,
+        creator: parse_color(row.try_get(3)?)?,
+        seats: ByColor {
+            white: parse_hash(row.try_get(4)?)?,
+            black: parse_hash(row.try_get(5)?)?,
+        },
+        invite: parse_hash(Some(row.try_get(6)?))?.ok_or_else(|| corrupt("no invite".into()))?,
+        rematch_of: parse_id(row.try_get(7)?)?,
+        next_game: parse_id(row.try_get(8)?)?,
+        computer,
+    })
+}
+
+#[async_trait]
+impl Store for PgStore {
+    async fn create_game(&self, row: &GameRow) -> Result<(), StoreError> {
+        self.writer.write(Write::Game(Box::new(row.clone()))).await
+    }
+
+    async fn load_game(&self, id: &GameId) -> Result<StoredGame, StoreError> {
+        let rows = sqlx::query(SELECT_GAME)
+            .bind(id.as_str())
+            .fetch_all(&self.pool)
+            .await?;
+        let row = read_row(rows.first().ok_or(StoreError::NotFound)?)?;
+        let (mut actions, mut action_times) = (
+            Vec::with_capacity(rows.len()),
+            Vec::with_capacity(rows.len()),
+        );
+        for action in &rows {
+            let Some(player) = action.try_get::<Option<&str>, _>(11)? else {
+                continue;
+            };
+            let kind: &str = action.try_get(12)?;
+            let step: Option<&str> = action.try_get(13)?;
+            let level: Option<i64> = action.try_get(14)?;
+            actions.push(decode_action(player, kind, step, level)?);
+            action_times.push(action.try_get(15)?);
+        }
+        Ok(StoredGame {
+            row,
+            actions,
+            action_times,
+        })
+    }
+
+    async fn claim_seat(
+        &self,
+        id: &GameId,
+        color: Color,
+        seat: &SecretHash,
+    ) -> Result<(), StoreError> {
+        let write = Write::Seat {
+            id: id.clone(),
+            color,
+            seat: *seat,
+        };
+        self.writer.write(write).await
+    }
+
+    async fn append_action(
+        &self,
+        id: &GameId,
+        seq: u64,
+        action: &Action,
+    ) -> Result<(), StoreError> {
+        let write = Write::Action {
+            id: id.clone(),
+            seq,
+            action: *action,
+        };
+        self.writer.write(write).await
+    }
+
+    async fn append_rematch(
+        &self,
+        id: &GameId,
+        seq: u64,
+        action: &Action,
+        next: &GameRow,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        insert_action(&mut tx, &self.channel, id, seq, action).await?;
+        insert_game(&mut tx, next).await?;
+        let done =
+            sqlx::query("UPDATE games SET next_game = $1 WHERE id = $2 AND next_game IS NULL")
+                .bind(next.id.as_str())
+                .bind(id.as_str())
+                .execute(&mut *tx)
+                .await?;
+        if done.rows_affected() != 1 {
+            tx.rollback().await?;
+            return Err(StoreError::Conflict);
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn delete_expired_invitations(&self, created_before: i64) -> Result<u64, StoreError> {
+        let done = sqlx::query(DELETE_EXPIRED)
+            .bind(created_before)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
+    fn changes(&self) -> Option<broadcast::Receiver<Change>> {
+        Some(self.changes.subscribe())
+    }
+
+    async fn ready(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+}

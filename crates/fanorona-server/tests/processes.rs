@@ -1,0 +1,166 @@
+//! Several server processes on one PostgreSQL database: what a player
+//! does through one is seen at once through the others, and two intents
+//! for the same turn sent through two of them at once are decided by the
+//! database, one accepted and the other refused. Here two servers run in
+//! this test's process, each with its own store (its own pool and
+//! listening connection): to the database they are two processes.
+//! `tests/proxy.rs` does the same with the real binary behind nginx.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::sync::Arc;
+
+use common::{
+    across::{game_across, race, some_intent},
+    durable,
+    postgres::Schema,
+    start_with_store, TestServer, Ws,
+};
+use fanorona_server::store;
+use sqlx::Connection;
+
+/// A server of its own over the database at `url`.
+async fn server_on(url: &str) -> TestServer {
+    let store = store::open(url).await.unwrap();
+    start_with_store(Arc::new(tempfile::tempdir().unwrap()), store, |_| {}).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_played_through_two_processes_is_seen_identically_by_both() {
+    let test = "a_game_played_through_two_processes_is_seen_identically_by_both";
+    let Some(schema) = Schema::create(test).await else {
+        return;
+    };
+    let (a, b) = (
+        server_on(&schema.url()).await,
+        server_on(&schema.url()).await,
+    );
+    let (id, white, black) = game_across(&a, &b).await;
+    let mut sockets = [
+        Ws::connect(&a, &id, Some(&white)).await,
+        Ws::connect(&b, &id, Some(&black)).await,
+        Ws::connect(&b, &id, None).await,
+        Ws::connect(&a, &id, None).await,
+    ];
+    let mut rng = fastrand::Rng::with_seed(7);
+    let mut seq = 0;
+    let last = loop {
+        // Every socket, whichever process it is on, sees the same game.
+        let mut seen = Vec::new();
+        for socket in &mut sockets {
+            let (text, _) = socket.state_where(|s| s["seq"] == seq).await;
+            seen.push(durable(&text));
+        }
+        assert!(seen.windows(2).all(|w| w[0] == w[1]), "action {seq}");
+        let state = seen.pop().unwrap();
+        if !state["result"].is_null() || seq == 400 {
+            break state;
+        }
+        let mover = usize::from(state["side_to_move"] == "black");
+        sockets[mover]
+            .send(&some_intent(&state, &mut rng).to_string())
+            .await;
+        seq += 1;
+    };
+    assert!(seq > 10, "a game of {seq} actions");
+    // Both processes answer the same state over HTTP too.
+    assert_eq!(
+        durable(&a.state_text(&id).await),
+        durable(&b.state_text(&id).await)
+    );
+    assert_eq!(durable(&a.state_text(&id).await), last);
+    a.stop().await;
+    b.stop().await;
+}
+
+/// Two intents for the same turn, sent through two processes at the same
+/// instant, many times over: exactly one is played each time; the other
+/// is refused (`game_changed` with the new state when its process had not
+/// yet heard of the first, else the rules' own refusal of it in the new
+/// state), and nothing of it is stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn conflicting_intents_through_two_processes_one_wins_every_time() {
+    let test = "conflicting_intents_through_two_processes_one_wins_every_time";
+    let Some(schema) = Schema::create(test).await else {
+        return;
+    };
+    let (a, b) = (
+        server_on(&schema.url()).await,
+        server_on(&schema.url()).await,
+    );
+    let db = store::open(&schema.url()).await.unwrap();
+    let mut rng = fastrand::Rng::with_seed(11);
+    let (mut changed, mut tries) = (0, 0);
+    while tries < 60 {
+        let (id, white, black) = game_across(&a, &b).await;
+        // Both processes hold the game live.
+        let mut watchers = [
+            Ws::connect(&a, &id, None).await,
+            Ws::connect(&b, &id, None).await,
+        ];
+        let mut state = a.state(&id).await;
+        while state["result"].is_null() && tries < 60 {
+            let seq = state["seq"].as_u64().unwrap();
+            for watcher in &mut watchers {
+                watcher.state_where(|s| s["seq"] == seq).await;
+            }
+            let secret = if state["side_to_move"] == "white" {
+                &white
+            } else {
+                &black
+            };
+            let (won, lost_as_changed) = race((&a, &b), &id, secret, &state, &mut rng).await;
+            tries += 1;
+            changed += usize::from(lost_as_changed);
+            let stored = db.load_game(&id.parse().unwrap()).await.unwrap();
+            assert_eq!(stored.actions.len() as u64, seq + 1, "one stored");
+            state = won;
+        }
+    }
+    println!("{tries} tries, one winner each; {changed} refused as game_changed");
+    assert!(changed > 0, "the database decided at least once");
+    a.stop().await;
+    b.stop().await;
+}
+
+/// A process whose listening connection is cut (as by a database
+/// restart) listens again, and then reads every game it holds again: a
+/// change committed with no notice at all (as one committed while nobody
+/// listened) reaches its sockets.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_losing_its_listener_a_process_reads_every_live_game_again() {
+    let test = "after_losing_its_listener_a_process_reads_every_live_game_again";
+    let Some(schema) = Schema::create(test).await else {
+        return;
+    };
+    let server = server_on(&schema.url()).await;
+    let (id, _white, _black) = game_across(&server, &server).await;
+    let mut spectator = Ws::connect(&server, &id, None).await;
+    spectator.state_where(|s| s["seq"] == 0).await;
+
+    let mut admin = sqlx::PgConnection::connect(&schema.url()).await.unwrap();
+    // White resigns behind the server's back: no notice is sent.
+    sqlx::query(
+        "INSERT INTO actions (game_id, seq, player, kind, created_at) \
+         VALUES ($1, 0, 'white', 'resign', 0)",
+    )
+    .bind(&id)
+    .execute(&mut admin)
+    .await
+    .unwrap();
+    // Cut the connection that listens, whose last statement was LISTEN.
+    let cut: Vec<bool> = sqlx::query_scalar(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+         WHERE application_name = current_setting('application_name') \
+         AND query LIKE 'LISTEN %' AND pid <> pg_backend_pid()",
+    )
+    .fetch_all(&mut admin)
+    .await
+    .unwrap();
+    assert_eq!(cut, [true], "one listening connection");
+    let (_, state) = spectator.state_where(|s| s["seq"] == 1).await;
+    assert_eq!(state["result"]["reason"], "resignation");
+    admin.close().await.unwrap();
+    server.stop().await;
+}

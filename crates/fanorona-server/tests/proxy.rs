@@ -1,0 +1,223 @@
+//! Two processes of the real binary on one PostgreSQL database, nginx in
+//! front of them with the configuration `docs/DEPLOY.md` shows
+//! (`deploy/nginx.conf`). White plays through process 1, Black through
+//! process 2, a spectator watches through the proxy: a full game. Then
+//! intents for the same turn sent to both processes at once, many times:
+//! exactly one is played each time. Then, in a second game, process 1 is
+//! killed (SIGKILL) and White reconnects through the proxy, which leads it
+//! to process 2, and the game is finished.
+//!
+//! Needs PostgreSQL (see `common/postgres.rs`) and nginx (Debian's
+//! package; `.ci/run` installs it). Without either it is skipped with a
+//! loud line on stderr, and fails under `CI=true`.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::{io::Write, path::Path, process::Stdio, time::Duration};
+
+use common::{
+    across::{game_across, race, some_intent},
+    durable,
+    postgres::Schema,
+    process::{spawn_binary, terminate, NO_RATE_LIMITS},
+    TestServer, Ws, WAIT,
+};
+use serde_json::Value;
+use tokio::process::{Child, Command};
+
+/// The configuration the docs show, as this test runs it.
+const CONFIG: &str = include_str!("../../../deploy/nginx.conf");
+
+/// Prints why the test is skipped, or fails under `CI=true`.
+fn skip(why: &str) {
+    let line = format!("SKIPPED: {why}: tests/proxy.rs did not run");
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "{line} (.ci/run installs it)"
+    );
+    let _ = writeln!(std::io::stderr(), "\n!!!!!!!! {line}\n");
+}
+
+/// The nginx binary, if installed.
+fn nginx() -> Option<String> {
+    ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+        .map(str::to_owned)
+}
+
+/// A free port below 32768 (the ports above are the clients' here).
+fn free_port() -> u16 {
+    let mut rng = fastrand::Rng::new();
+    for _ in 0..200 {
+        let port = rng.u16(20_000..32_000);
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+    panic!("no free port below 32768");
+}
+
+/// `CONFIG` with its four lines that name this machine replaced; each
+/// must be there, so the file cannot drift from what is tested.
+fn config(upstreams: [&str; 2], port: u16, dir: &Path) -> String {
+    let replace = |text: String, from: &str, to: &str| {
+        assert!(text.contains(from), "deploy/nginx.conf has no {from:?}");
+        text.replacen(from, to, 1)
+    };
+    let mut text = CONFIG.to_owned();
+    text = replace(text, "127.0.0.1:8081", upstreams[0]);
+    text = replace(text, "127.0.0.1:8082", upstreams[1]);
+    text = replace(text, "listen 80;", &format!("listen 127.0.0.1:{port};"));
+    let pid = format!("pid {};", dir.join("nginx.pid").display());
+    text = replace(text, "pid /run/nginx-fanorona.pid;", &pid);
+    let log = format!("error_log {} warn;", dir.join("error.log").display());
+    replace(
+        text,
+        "error_log /var/log/nginx/fanorona-error.log warn;",
+        &log,
+    )
+}
+
+/// Starts nginx in the foreground on `port`; returns it once it answers.
+async fn start_nginx(binary: &str, conf: &str, port: u16, dir: &Path) -> (Child, TestServer) {
+    let file = dir.join("nginx.conf");
+    std::fs::write(&file, conf).unwrap();
+    let mut child = Command::new(binary)
+        .args(["-p", &dir.display().to_string(), "-c"])
+        .arg(&file)
+        .args(["-g", "daemon off;"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let proxy = TestServer::remote(&format!("127.0.0.1:{port}"));
+    let up = tokio::time::timeout(WAIT, async {
+        loop {
+            if let Ok(resp) = proxy.http.get(proxy.url("/healthz")).send().await {
+                return resp.status();
+            }
+            if let Ok(Some(status)) = child.try_wait() {
+                panic!("nginx exited: {status}");
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("nginx answers in time");
+    assert_eq!(up, reqwest::StatusCode::OK);
+    (child, proxy)
+}
+
+/// Plays game `id` on `sockets` (White's, Black's, then watchers') from
+/// action `seq` until it ends or reaches `until` actions; every socket
+/// must see every state, identical. Returns the last state.
+async fn play(sockets: &mut [Ws], mut seq: u64, until: u64, rng: &mut fastrand::Rng) -> Value {
+    loop {
+        let mut seen = Vec::new();
+        for socket in sockets.iter_mut() {
+            let (text, _) = socket.state_where(|s| s["seq"] == seq).await;
+            seen.push(durable(&text));
+        }
+        assert!(seen.windows(2).all(|w| w[0] == w[1]), "action {seq}");
+        let state = seen.pop().unwrap();
+        if !state["result"].is_null() || seq == until {
+            return state;
+        }
+        let mover = usize::from(state["side_to_move"] == "black");
+        sockets[mover]
+            .send(&some_intent(&state, rng).to_string())
+            .await;
+        seq += 1;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_behind_nginx_play_race_and_survive_a_kill() {
+    let Some(binary) = nginx() else {
+        skip("nginx is not installed (apt-get install nginx)");
+        return;
+    };
+    let Some(schema) =
+        Schema::create("two_processes_behind_nginx_play_race_and_survive_a_kill").await
+    else {
+        return;
+    };
+    let url = schema.url();
+    let mut args = NO_RATE_LIMITS.to_vec();
+    args.extend(["--trusted-proxy-header", "x-forwarded-for"]);
+    let (mut one, addr_one) = spawn_binary(&url, &args).await;
+    let (mut two, addr_two) = spawn_binary(&url, &args).await;
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let conf = config([&addr_one, &addr_two], port, dir.path());
+    let (mut nginx, proxy) = start_nginx(&binary, &conf, port, dir.path()).await;
+    let (p1, p2) = (TestServer::remote(&addr_one), TestServer::remote(&addr_two));
+    let mut rng = fastrand::Rng::with_seed(2026);
+    let ready = proxy.http.get(proxy.url("/readyz")).send().await.unwrap();
+    assert_eq!(ready.status(), reqwest::StatusCode::OK);
+
+    // A full game: White through process 1, Black through process 2, a
+    // spectator through the proxy.
+    let (id, white, black) = game_across(&proxy, &p2).await;
+    let mut sockets = [
+        Ws::connect(&p1, &id, Some(&white)).await,
+        Ws::connect(&p2, &id, Some(&black)).await,
+        Ws::connect(&proxy, &id, None).await,
+    ];
+    let end = play(&mut sockets, 0, u64::MAX, &mut rng).await;
+    assert!(!end["result"].is_null());
+    let actions = end["seq"].as_u64().unwrap();
+
+    // Intents for the same turn at both processes at once.
+    let (mut tries, mut changed) = (0, 0);
+    while tries < 40 {
+        let (id, white, black) = game_across(&p1, &p2).await;
+        let mut state = p1.state(&id).await;
+        while state["result"].is_null() && tries < 40 {
+            let secret = if state["side_to_move"] == "white" {
+                &white
+            } else {
+                &black
+            };
+            let (won, lost_as_changed) = race((&p1, &p2), &id, secret, &state, &mut rng).await;
+            tries += 1;
+            changed += usize::from(lost_as_changed);
+            state = won;
+        }
+    }
+
+    // A second game; process 1 is killed in its middle.
+    let (id, white, black) = game_across(&p1, &p2).await;
+    let mut sockets = [
+        Ws::connect(&p1, &id, Some(&white)).await,
+        Ws::connect(&p2, &id, Some(&black)).await,
+        Ws::connect(&proxy, &id, None).await,
+    ];
+    let middle = play(&mut sockets, 0, 12, &mut rng).await;
+    one.start_kill().unwrap();
+    one.wait().await.unwrap();
+    let [_, black_socket, _] = sockets;
+    // White and a spectator come back through the proxy: only process 2
+    // is left to answer.
+    let mut sockets = [
+        Ws::connect(&proxy, &id, Some(&white)).await,
+        black_socket,
+        Ws::connect(&proxy, &id, None).await,
+    ];
+    let seq = middle["seq"].as_u64().unwrap();
+    let last = play(&mut sockets, seq, u64::MAX, &mut rng).await;
+    assert!(!last["result"].is_null(), "finished after the kill");
+    assert_eq!(durable(&p2.state_text(&id).await), last);
+
+    println!(
+        "through nginx: a game of {actions} actions; {tries} races, one winner each \
+         ({changed} refused as game_changed); a game of {} actions finished after a kill",
+        last["seq"]
+    );
+    assert!(terminate(&mut two).await, "SIGTERM stops process 2 cleanly");
+    nginx.start_kill().unwrap();
+    nginx.wait().await.unwrap();
+}
