@@ -80,14 +80,17 @@ fn config(upstreams: [&str; 2], port: u16, dir: &Path) -> String {
     )
 }
 
-/// Starts nginx in the foreground on `port`; returns it once it answers.
+/// Starts nginx in the foreground, as one process, on `port`; returns it
+/// once it answers.
 async fn start_nginx(binary: &str, conf: &str, port: u16, dir: &Path) -> (Child, TestServer) {
     let file = dir.join("nginx.conf");
     std::fs::write(&file, conf).unwrap();
     let mut child = Command::new(binary)
         .args(["-p", &dir.display().to_string(), "-c"])
         .arg(&file)
-        .args(["-g", "daemon off;"])
+        // One process: killing it (at the end, or on a panic when it is
+        // dropped) leaves no worker behind, as a killed master would.
+        .args(["-g", "daemon off; master_process off;"])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .kill_on_drop(true)
