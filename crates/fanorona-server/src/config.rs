@@ -41,6 +41,12 @@ pub struct Config {
     #[arg(long, env = "FANORONA_INVITE_TTL", default_value = "30days", value_parser = humantime::parse_duration)]
     pub invite_ttl: Duration,
 
+    /// With several processes on one database, how often a process says
+    /// again which players it holds a socket of; a player nobody has
+    /// said so of for three times this counts as away.
+    #[arg(long, env = "FANORONA_PRESENCE_HEARTBEAT", default_value = "5s", value_parser = humantime::parse_duration)]
+    pub presence_heartbeat: Duration,
+
     /// How long a game with no one watching stays in memory.
     #[arg(long, env = "FANORONA_IDLE_UNLOAD", default_value = "10m", value_parser = humantime::parse_duration)]
     pub idle_unload: Duration,
@@ -241,6 +247,7 @@ impl fmt::Debug for Config {
             .field("abandon_after", &self.abandon_after)
             .field("invite_ttl", &self.invite_ttl)
             .field("idle_unload", &self.idle_unload)
+            .field("presence_heartbeat", &self.presence_heartbeat)
             .field("allow_custom_start", &self.allow_custom_start)
             .field("trusted_proxy_header", &self.trusted_proxy_header)
             .field("create_per_minute", &self.create_per_minute)

@@ -29,7 +29,7 @@ use crate::{
     ids::{GameId, Secret},
     limits::{Held, PerClient},
     protocol::parse_intent,
-    store::{Change, GameRow, Store, StoreError},
+    store::{Change, GameRow, Notice, Store, StoreError},
 };
 
 /// The last published state of a game.
@@ -137,6 +137,8 @@ enum Command {
     /// Another process may have changed the game: action `seq` was
     /// stored, or (`None`) its row changed or changes were missed.
     Changed(Option<u64>),
+    /// Another process said this of the players' sockets it holds.
+    Heard(u64, Notice),
 }
 
 /// What a game's record tells, taken from its task at one moment.
@@ -590,7 +592,17 @@ impl Hub {
                 Ok(Change::Game { id, seq }) => {
                     let live = self.games().get(&id).and_then(|slot| slot.get().cloned());
                     if let Some(handle) = live {
-                        tell(&handle, seq);
+                        tell(&handle, Command::Changed(seq));
+                    }
+                }
+                Ok(Change::Presence {
+                    id,
+                    process,
+                    notice,
+                }) => {
+                    let live = self.games().get(&id).and_then(|slot| slot.get().cloned());
+                    if let Some(handle) = live {
+                        tell(&handle, Command::Heard(process, notice));
                     }
                 }
                 Ok(Change::Missed) | Err(broadcast::error::RecvError::Lagged(_)) => {
@@ -604,7 +616,7 @@ impl Hub {
                         "changes missed: reading every live game again"
                     );
                     for handle in &live {
-                        tell(handle, None);
+                        tell(handle, Command::Changed(None));
                     }
                 }
                 Err(broadcast::error::RecvError::Closed) => return,
@@ -648,12 +660,11 @@ impl Hub {
     }
 }
 
-/// Tells the task of `handle` that its game changed; waits for room in its
-/// queue on a task of its own when it is full, so that one busy game
-/// never holds up the changes of the others.
-fn tell(handle: &GameHandle, seq: Option<u64>) {
-    if let Err(mpsc::error::TrySendError::Full(command)) = handle.tx.try_send(Command::Changed(seq))
-    {
+/// Tells the task of `handle` what was heard of its game; waits for room
+/// in its queue on a task of its own when it is full, so that one busy
+/// game never holds up the changes of the others.
+fn tell(handle: &GameHandle, command: Command) {
+    if let Err(mpsc::error::TrySendError::Full(command)) = handle.tx.try_send(command) {
         let tx = handle.tx.clone();
         tokio::spawn(async move { tx.send(command).await });
     }

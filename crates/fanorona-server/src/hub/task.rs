@@ -8,7 +8,7 @@ use axum::extract::ws::Utf8Bytes;
 use fanorona::{ByColor, Color, Position, Setup};
 use tokio::{
     sync::{mpsc, watch},
-    time::{sleep, sleep_until, Instant},
+    time::{sleep_until, Instant},
 };
 
 use self::computer::Computer;
@@ -22,17 +22,40 @@ use crate::{
     game::{Action, ComputerSeat, Game, GameError, Intent, Plan, Role},
     ids::{GameId, Secret},
     protocol::{Live, PlayerView, ServerMsg, StateEncoder},
-    store::{GameRow, StoreError, StoredGame},
+    store::{GameRow, Notice, StoreError, StoredGame},
 };
 
 /// How many commands may wait for a game's task: one block of tokio's
 /// channel (32 commands), allocated with the game.
 const QUEUE: usize = 32;
 
-#[derive(Copy, Clone, Debug)]
+/// Where a player's sockets are. With other processes on the store, a
+/// player counts as connected while a socket of theirs is open on any
+/// process: this one's are counted, the others' are known by what those
+/// processes announce.
+#[derive(Clone, Debug)]
 struct Presence {
+    /// The player's sockets open on this process.
     connections: u32,
+    /// The other processes that said they hold a socket of this player,
+    /// and when each said so last: a process that stops saying it (it was
+    /// killed, or lost its database) is forgotten after the lifetime.
+    elsewhere: HashMap<u64, Instant>,
+    /// Whether the player was connected somewhere when last looked at.
+    connected: bool,
+    /// Since when the player has had no socket anywhere.
     away_since: Instant,
+}
+
+impl Presence {
+    fn new(now: Instant) -> Presence {
+        Presence {
+            connections: 0,
+            elsewhere: HashMap::new(),
+            connected: false,
+            away_since: now,
+        }
+    }
 }
 
 struct GameTask {
@@ -54,6 +77,13 @@ struct GameTask {
     encoder: StateEncoder,
     /// What the computer is doing, in a game against it.
     computer: Computer,
+    /// When this process next says again which players it holds a socket
+    /// of, while it holds any.
+    next_beat: Instant,
+    /// The last time something other than presence happened: the game
+    /// unloads after `--idle-unload` from it. Other processes' heartbeats
+    /// do not keep a game nobody watches here in memory.
+    active: Instant,
 }
 
 /// Replays a stored game and starts its task.
@@ -67,16 +97,15 @@ pub(super) fn spawn(hub: Hub, stored: StoredGame) -> Result<GameHandle, AppError
         row: stored.row,
         game,
         ended_at,
-        presence: ByColor::new_with(|_| Presence {
-            connections: 0,
-            away_since: now,
-        }),
+        presence: ByColor::new_with(|_| Presence::new(now)),
         version,
         shown_abandoned: false,
         sockets: HashMap::new(),
         stale: false,
         encoder: StateEncoder::default(),
         computer: Computer::Idle,
+        next_beat: now,
+        active: now,
         state: watch::Sender::new(Arc::new(Snapshot {
             json: Utf8Bytes::from_static("{}"),
             open_since: None,
@@ -85,6 +114,8 @@ pub(super) fn spawn(hub: Hub, stored: StoredGame) -> Result<GameHandle, AppError
     };
     task.maybe_think();
     task.publish()?;
+    // Those holding a player's socket on another process answer at once.
+    task.announce(Notice::Ask);
     let handle = GameHandle {
         tx,
         state: task.state.subscribe(),
@@ -131,22 +162,38 @@ impl GameTask {
         let idle = self.hub.config().idle_unload;
         loop {
             let abandon_at = self.abandon_deadline();
+            let presence_at = self.presence_deadline();
+            let mut active = true;
             tokio::select! {
                 command = rx.recv() => match command {
+                    Some(Command::Heard(process, notice)) => {
+                        active = false;
+                        self.heard(process, notice);
+                    }
                     Some(command) => self.handle(command).await,
                     None => break,
                 },
                 () = sleep_until(abandon_at.unwrap_or_else(far_future)), if abandon_at.is_some() => {
                     self.publish_or_stop();
                 }
-                () = sleep(idle) => {
+                () = sleep_until(presence_at.unwrap_or_else(far_future)), if presence_at.is_some() => {
+                    active = false;
+                    self.on_presence_timer();
+                }
+                () = sleep_until(self.active + idle) => {
                     if self.hub.unload(&self.row.id, &self.state, &rx) {
                         tracing::debug!(game = %self.row.id, "game unloaded");
                         break;
                     }
                 }
                 event = self.computer.next() => self.on_computer(event).await,
-                () = shutdown.cancelled() => break,
+                () = shutdown.cancelled() => {
+                    self.say_goodbye();
+                    break;
+                }
+            }
+            if active {
+                self.active = Instant::now();
             }
             if self.stale {
                 self.hub.forget_task(&self.row.id, &self.state);
@@ -203,7 +250,118 @@ impl GameTask {
             Command::Record(reply) => {
                 let _ = reply.send(Box::new(self.record_facts()));
             }
+            Command::Heard(process, notice) => self.heard(process, notice),
         }
+    }
+
+    /// Says `notice` to the other processes on the store, if any.
+    fn announce(&self, notice: Notice) {
+        if self.hub.inner.shared {
+            self.hub.inner.store.announce(&self.row.id, notice);
+        }
+    }
+
+    /// The lifetime of what another process said of a player's sockets:
+    /// three heartbeats, so one or two lost notices do not make a player
+    /// look away.
+    fn presence_lifetime(&self) -> Duration {
+        self.hub.config().presence_heartbeat.saturating_mul(3)
+    }
+
+    /// When presence must be looked at again: this process's next
+    /// heartbeat while it holds a player's socket, or the end of the
+    /// lifetime of the oldest thing another process said.
+    fn presence_deadline(&self) -> Option<Instant> {
+        if !self.hub.inner.shared {
+            return None;
+        }
+        let lifetime = self.presence_lifetime();
+        let beat = Color::ALL
+            .into_iter()
+            .any(|c| self.presence.get(c).connections > 0)
+            .then_some(self.next_beat);
+        let expiry = Color::ALL
+            .into_iter()
+            .flat_map(|c| self.presence.get(c).elsewhere.values())
+            .min()
+            .map(|&heard| heard + lifetime);
+        beat.into_iter().chain(expiry).min()
+    }
+
+    /// Says again which players this process holds a socket of when it is
+    /// time, and forgets what other processes said too long ago.
+    fn on_presence_timer(&mut self) {
+        let now = Instant::now();
+        if now >= self.next_beat {
+            self.next_beat = now + self.hub.config().presence_heartbeat;
+            self.say_here();
+        }
+        if self.refresh_presence() {
+            self.publish_or_stop();
+        }
+    }
+
+    /// Says [`Notice::Here`] for every player this process holds a socket
+    /// of.
+    fn say_here(&self) {
+        for color in Color::ALL {
+            if self.presence.get(color).connections > 0 {
+                self.announce(Notice::Here(color));
+            }
+        }
+    }
+
+    /// Says [`Notice::Gone`] for every player this process holds a socket
+    /// of, as it shuts down: the others need not wait for the lifetime.
+    fn say_goodbye(&self) {
+        for color in Color::ALL {
+            if self.presence.get(color).connections > 0 {
+                self.announce(Notice::Gone(color));
+            }
+        }
+    }
+
+    /// What another process said of the players' sockets it holds.
+    fn heard(&mut self, process: u64, notice: Notice) {
+        match notice {
+            Notice::Here(color) => {
+                self.presence
+                    .get_mut(color)
+                    .elsewhere
+                    .insert(process, Instant::now());
+            }
+            Notice::Gone(color) => {
+                self.presence.get_mut(color).elsewhere.remove(&process);
+            }
+            Notice::Ask => {
+                self.say_here();
+                return;
+            }
+        }
+        if self.refresh_presence() {
+            self.publish_or_stop();
+        }
+    }
+
+    /// Forgets what other processes said longer than the lifetime ago,
+    /// then sees who is connected anywhere; a player who has just left
+    /// the last of their sockets starts the abandonment clock. Whether
+    /// anyone's `connected` changed.
+    fn refresh_presence(&mut self) -> bool {
+        let now = Instant::now();
+        let lifetime = self.presence_lifetime();
+        let mut changed = false;
+        for color in Color::ALL {
+            let p = self.presence.get_mut(color);
+            p.elsewhere.retain(|_, heard| *heard + lifetime > now);
+            let connected = p.connections > 0 || !p.elsewhere.is_empty();
+            if p.connected && !connected {
+                p.away_since = now;
+            }
+            changed |= p.connected != connected;
+            p.connected = connected;
+        }
+        changed
     }
 
     /// Counts a connection from `client`, holding `seat` if any.
@@ -218,7 +376,15 @@ impl GameTask {
             None => Role::Spectator,
         };
         if let Role::Player(color) = role {
-            self.presence.get_mut(color).connections += 1;
+            let p = self.presence.get_mut(color);
+            p.connections += 1;
+            if p.connections == 1 {
+                self.announce(Notice::Here(color));
+                let now = Instant::now();
+                if self.next_beat <= now {
+                    self.next_beat = now + self.hub.config().presence_heartbeat;
+                }
+            }
             self.publish_or_stop();
         }
         Ok(role)
@@ -233,9 +399,10 @@ impl GameTask {
         }
         if let Role::Player(color) = role {
             let p = self.presence.get_mut(color);
+            let was = p.connections;
             p.connections = p.connections.saturating_sub(1);
-            if p.connections == 0 {
-                p.away_since = Instant::now();
+            if was == 1 {
+                self.announce(Notice::Gone(color));
             }
             self.publish_or_stop();
         }
@@ -276,13 +443,14 @@ impl GameTask {
         self.game.computer.is_some_and(|seat| seat.color == color)
     }
 
-    /// Whether the player to move has been away for the configured delay.
+    /// Whether the player to move has been away, from every process, for
+    /// the configured delay.
     fn abandoned(&self) -> bool {
         let mover = self.presence.get(self.game.position.turn());
         self.game.result.is_none()
             && self.game.computer.is_none()
             && self.both_joined()
-            && mover.connections == 0
+            && !mover.connected
             && mover.away_since.elapsed() >= self.hub.config().abandon_after
     }
 
@@ -293,7 +461,7 @@ impl GameTask {
         let pending = self.game.result.is_none()
             && self.game.computer.is_none()
             && self.both_joined()
-            && mover.connections == 0
+            && !mover.connected
             && !self.shown_abandoned;
         pending.then(|| mover.away_since + self.hub.config().abandon_after)
     }
@@ -603,11 +771,12 @@ impl GameTask {
     /// caused it gets [`AppError::Unavailable`].
     fn publish(&mut self) -> Result<Utf8Bytes, AppError> {
         self.version += 1;
+        self.refresh_presence();
         let abandoned = self.abandoned();
         self.shown_abandoned = abandoned;
         let players = ByColor::new_with(|c| PlayerView {
             joined: self.row.seats.get(c).is_some() || self.is_computer(c),
-            connected: self.presence.get(c).connections > 0 || self.is_computer(c),
+            connected: self.presence.get(c).connected || self.is_computer(c),
         });
         let live = Live {
             id: &self.row.id,

@@ -147,6 +147,26 @@ pub trait Store: Send + Sync + 'static {
     fn changes(&self) -> Option<broadcast::Receiver<Change>> {
         None
     }
+
+    /// Tells the other processes sharing the database what this one knows
+    /// of the players' sockets in game `id`. Sent in order, without
+    /// waiting, and may be lost (the next heartbeat repeats it); nothing
+    /// when no other process can share the database (SQLite).
+    fn announce(&self, _id: &GameId, _notice: Notice) {}
+}
+
+/// What a process says of the players' sockets it holds in one game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// It holds at least one socket of this player (said again at every
+    /// heartbeat while it does).
+    Here(Color),
+    /// It holds none of this player's sockets any more.
+    Gone(Color),
+    /// It has just loaded the game: every process holding a player's
+    /// socket should say [`Notice::Here`] at once rather than at its next
+    /// heartbeat.
+    Ask,
 }
 
 /// A change to the stored games, heard from the database.
@@ -160,6 +180,16 @@ pub enum Change {
         /// The action stored.
         seq: Option<u64>,
     },
+    /// Another process said something of the players' sockets in game
+    /// `id`; this process's own notices are not passed on.
+    Presence {
+        /// The game.
+        id: GameId,
+        /// The process that said it: random, drawn when its store opened.
+        process: u64,
+        /// What it said.
+        notice: Notice,
+    },
     /// Changes may have been missed (the database restarted, or this
     /// process fell behind): every game in memory must be read again.
     Missed,
@@ -167,17 +197,49 @@ pub enum Change {
 
 impl Change {
     /// The notification's text: the game id, then a space and the action
-    /// number when there is one.
+    /// number when there is one; for presence, a word no game id can be
+    /// (ids have ten characters), the process in hexadecimal, the game id
+    /// and the colour if any, like `here 1f2e3d4c5b6a7980 FirstRe1ea white`.
     fn payload(&self) -> String {
         match self {
             Change::Game { id, seq: Some(seq) } => format!("{id} {seq}"),
             Change::Game { id, seq: None } => id.to_string(),
+            Change::Presence {
+                id,
+                process,
+                notice,
+            } => match notice {
+                Notice::Here(color) => format!("here {process:x} {id} {}", color_text(*color)),
+                Notice::Gone(color) => format!("gone {process:x} {id} {}", color_text(*color)),
+                Notice::Ask => format!("ask {process:x} {id}"),
+            },
             Change::Missed => String::new(),
         }
     }
 
     /// Reads [`Change::payload`]'s text back.
     fn parse(text: &str) -> Option<Change> {
+        let mut words = text.split(' ');
+        if let Some(kind @ ("here" | "gone" | "ask")) = words.next() {
+            let process = u64::from_str_radix(words.next()?, 16).ok()?;
+            let id = words.next()?.parse().ok()?;
+            let notice = match kind {
+                "ask" => Notice::Ask,
+                _ => {
+                    let color = parse_color(words.next()?).ok()?;
+                    if kind == "here" {
+                        Notice::Here(color)
+                    } else {
+                        Notice::Gone(color)
+                    }
+                }
+            };
+            return words.next().is_none().then_some(Change::Presence {
+                id,
+                process,
+                notice,
+            });
+        }
         let (id, seq) = match text.split_once(' ') {
             Some((id, seq)) => (id, Some(seq.parse().ok()?)),
             None => (text, None),
@@ -371,12 +433,29 @@ mod tests {
             };
             assert_eq!(Change::parse(&change.payload()), Some(change));
         }
+        for notice in [
+            Notice::Here(Color::White),
+            Notice::Gone(Color::Black),
+            Notice::Ask,
+        ] {
+            let change = Change::Presence {
+                id: id.clone(),
+                process: u64::MAX - 5,
+                notice,
+            };
+            assert_eq!(Change::parse(&change.payload()), Some(change));
+        }
         for bad in [
             "",
             "FirstRe1ea x",
             "FirstRe1ea -1",
             "not an id 3",
             "FirstRe1ea 1 2",
+            "here 12 FirstRe1ea",
+            "here 12 FirstRe1ea pink",
+            "gone xyz FirstRe1ea white",
+            "ask 12 FirstRe1ea white",
+            "here 12 FirstRe1ea white 3",
         ] {
             assert_eq!(Change::parse(bad), None, "{bad:?}");
         }

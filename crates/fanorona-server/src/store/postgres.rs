@@ -19,13 +19,13 @@ use sqlx::{
     postgres::{PgConnectOptions, PgPool, PgPoolOptions, PgRow},
     Connection, PgConnection, Row,
 };
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::{CancellationToken, DropGuard};
 
 use self::writer::{Write, Writer};
 use super::{
     color_text, corrupt, decode_action, encode_action, parse_color, parse_level, Change, GameRow,
-    Store, StoreError, StoredGame,
+    Notice, Store, StoreError, StoredGame,
 };
 use crate::{
     game::{Action, ComputerSeat},
@@ -51,6 +51,10 @@ const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
 /// some (and then resynchronises every live game).
 const CHANGES: usize = 4096;
 
+/// How many presence notices may wait to be sent; past it they are
+/// dropped, and the next heartbeat repeats what they said.
+const NOTICES: usize = 4096;
+
 /// Games in a PostgreSQL database.
 #[derive(Clone, Debug)]
 pub struct PgStore {
@@ -60,6 +64,11 @@ pub struct PgStore {
     changes: broadcast::Sender<Change>,
     /// The connection that writes games, seats and actions in batches.
     writer: Writer,
+    /// This process among those sharing the database: drawn at random
+    /// when the store opens, so a restarted process is a new one.
+    process: u64,
+    /// The presence notices to send, in order.
+    notices: mpsc::Sender<String>,
     /// Stops the listener when the last clone of the store is dropped.
     _listening: Arc<DropGuard>,
 }
@@ -113,6 +122,7 @@ impl PgStore {
             store.pool.clone(),
             store.channel.clone(),
             store.changes.clone(),
+            store.process,
             stop.clone(),
         ));
         Ok(PgStore {
@@ -138,8 +148,14 @@ impl PgStore {
             .fetch_one(&pool)
             .await?;
         let channel: Arc<str> = format!("fanorona.{schema}").into();
+        let mut process = [0u8; 8];
+        getrandom::fill(&mut process).map_err(|e| StoreError::Other(e.to_string().into()))?;
+        let (notices, queued) = mpsc::channel(NOTICES);
+        tokio::spawn(send_notices(pool.clone(), channel.clone(), queued));
         Ok(PgStore {
             writer: Writer::start(pool.clone(), channel.clone()),
+            process: u64::from_le_bytes(process),
+            notices,
             pool,
             channel,
             changes: broadcast::channel(CHANGES).0,
@@ -171,6 +187,24 @@ impl PgStore {
             seq,
         }
         .payload()
+    }
+}
+
+/// Sends every presence notice of `queued` on `channel`, one after the
+/// other so they arrive in the order they were said, until the store is
+/// dropped. A notice that fails is not sent again: presence is repeated
+/// by the heartbeats, and a player's last word is never older than their
+/// lifetime.
+async fn send_notices(pool: PgPool, channel: Arc<str>, mut queued: mpsc::Receiver<String>) {
+    while let Some(payload) = queued.recv().await {
+        let sent = sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(channel.as_ref())
+            .bind(&payload)
+            .execute(&pool)
+            .await;
+        if let Err(error) = sent {
+            tracing::debug!(%error, payload, "presence notice not sent");
+        }
     }
 }
 
@@ -431,6 +465,18 @@ impl Store for PgStore {
 
     fn changes(&self) -> Option<broadcast::Receiver<Change>> {
         Some(self.changes.subscribe())
+    }
+
+    fn announce(&self, id: &GameId, notice: Notice) {
+        let payload = Change::Presence {
+            id: id.clone(),
+            process: self.process,
+            notice,
+        }
+        .payload();
+        if self.notices.try_send(payload).is_err() {
+            tracing::debug!(game = %id, "presence notice dropped: too many waiting");
+        }
     }
 
     async fn ready(&self) -> Result<(), StoreError> {

@@ -18,18 +18,20 @@ const FIRST_PAUSE: Duration = Duration::from_millis(100);
 /// The longest pause between two tries to connect.
 const MAX_PAUSE: Duration = Duration::from_secs(5);
 
-/// Listens on `channel` until `stop`, passing every change to `changes`.
+/// Listens on `channel` until `stop`, passing every change to `changes`,
+/// but the presence notices of this `process`.
 pub(super) async fn run(
     pool: PgPool,
     channel: Arc<str>,
     changes: broadcast::Sender<Change>,
+    process: u64,
     stop: CancellationToken,
 ) {
     let mut pause = FIRST_PAUSE;
     let mut first = true;
     loop {
         let heard = tokio::select! {
-            heard = listen(&pool, &channel, &changes, first) => heard,
+            heard = listen(&pool, &channel, &changes, process, first) => heard,
             () = stop.cancelled() => return,
         };
         match heard {
@@ -51,10 +53,12 @@ pub(super) async fn run(
 /// Opens a listening connection and passes on what it hears, until the
 /// connection is lost (`Ok`) or cannot be opened (`Err`). Unless this is
 /// the `first` connection, what happened before it opened was missed.
+/// What this `process` said of presence is not passed back to it.
 async fn listen(
     pool: &PgPool,
     channel: &str,
     changes: &broadcast::Sender<Change>,
+    process: u64,
     first: bool,
 ) -> Result<(), sqlx::Error> {
     let mut listener = PgListener::connect_with(pool).await?;
@@ -68,6 +72,7 @@ async fn listen(
     }
     while let Some(notification) = listener.try_recv().await? {
         match Change::parse(notification.payload()) {
+            Some(Change::Presence { process: from, .. }) if from == process => {}
             Some(change) => {
                 // No receiver (a process with no hub yet) is not an error.
                 let _ = changes.send(change);
