@@ -9,7 +9,10 @@
 
 mod common;
 
-use std::sync::Arc;
+use std::{
+    sync::Arc,
+    time::{Duration, Instant},
+};
 
 use common::{
     across::{game_across, race, some_intent},
@@ -17,13 +20,128 @@ use common::{
     postgres::Schema,
     start_with_store, TestServer, Ws,
 };
-use fanorona_server::store;
+use fanorona_server::{store, Config};
+use reqwest::StatusCode;
+use serde_json::json;
 use sqlx::Connection;
 
 /// A server of its own over the database at `url`.
 async fn server_on(url: &str) -> TestServer {
+    server_with(url, |_| {}).await
+}
+
+/// A server of its own over the database at `url`, configured by
+/// `configure` after the tests' defaults.
+async fn server_with(url: &str, configure: impl FnOnce(&mut Config)) -> TestServer {
     let store = store::open(url).await.unwrap();
-    start_with_store(Arc::new(tempfile::tempdir().unwrap()), store, |_| {}).await
+    start_with_store(Arc::new(tempfile::tempdir().unwrap()), store, configure).await
+}
+
+/// How often the presence tests' processes say who is here: a player
+/// nobody speaks for counts as away after three times this.
+const HEARTBEAT: Duration = Duration::from_millis(100);
+
+/// Black claims victory over HTTP: the status and the answer's error code
+/// (`null` when accepted).
+async fn claim(server: &TestServer, id: &str, black: &str) -> (StatusCode, serde_json::Value) {
+    let (status, body) = server
+        .intent(id, black, json!({ "type": "claim_victory" }))
+        .await;
+    (status, body["code"].clone())
+}
+
+/// White on one process, Black on the other: each sees the other
+/// connected, and keeps seeing it for many heartbeats; Black cannot claim
+/// victory while White is connected through the other process; when
+/// White leaves, Black's process shows it at once, and Black may claim
+/// after the abandonment delay (10 ms in tests).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_on_another_process_is_connected_and_cannot_be_claimed_against() {
+    let test = "a_player_on_another_process_is_connected_and_cannot_be_claimed_against";
+    let Some(schema) = Schema::create(test).await else {
+        return;
+    };
+    let beat = |c: &mut Config| c.presence_heartbeat = HEARTBEAT;
+    let (a, b) = (
+        server_with(&schema.url(), beat).await,
+        server_with(&schema.url(), beat).await,
+    );
+    let (id, white, black) = game_across(&a, &b).await;
+    let mut w = Ws::connect(&a, &id, Some(&white)).await;
+    let mut k = Ws::connect(&b, &id, Some(&black)).await;
+    w.state_where(|s| s["players"]["black"]["connected"] == true)
+        .await;
+    k.state_where(|s| s["players"]["white"]["connected"] == true)
+        .await;
+    // Ten lifetimes of heartbeats: White never looks away on Black's
+    // process, and the claim is refused all along.
+    let until = Instant::now() + HEARTBEAT * 30;
+    while Instant::now() < until {
+        let state = tokio::select! {
+            (_, state) = k.state_where(|_| true) => state,
+            () = tokio::time::sleep_until(until.into()) => break,
+        };
+        assert_eq!(state["players"]["white"]["connected"], true, "{state}");
+        assert_eq!(state["abandoned"], false, "{state}");
+    }
+    assert_eq!(
+        claim(&b, &id, &black).await,
+        (StatusCode::CONFLICT, json!("not_abandoned"))
+    );
+    w.close().await;
+    let (_, state) = k
+        .state_where(|s| s["players"]["white"]["connected"] == false)
+        .await;
+    assert!(state["result"].is_null(), "{state}");
+    k.state_where(|s| s["abandoned"] == true).await;
+    let (status, code) = claim(&b, &id, &black).await;
+    assert_eq!((status, code), (StatusCode::OK, json!(null)));
+    let (_, state) = k.state_where(|s| !s["result"].is_null()).await;
+    assert_eq!(state["result"]["winner"], "black", "{state}");
+    a.stop().await;
+    b.stop().await;
+}
+
+/// A process that says a player is here and then says nothing more (it
+/// was killed, with no goodbye) is believed for the lifetime only: three
+/// heartbeats later the player is away, and may lose by abandonment.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_whose_process_falls_silent_turns_away_after_the_lifetime() {
+    let test = "a_player_whose_process_falls_silent_turns_away_after_the_lifetime";
+    let Some(schema) = Schema::create(test).await else {
+        return;
+    };
+    let b = server_with(&schema.url(), |c| c.presence_heartbeat = HEARTBEAT).await;
+    let (id, _white, black) = game_across(&b, &b).await;
+    let mut k = Ws::connect(&b, &id, Some(&black)).await;
+    k.state_where(|s| s["abandoned"] == true).await;
+
+    // A process that is no server at all says White is here, once.
+    let mut silent = sqlx::PgConnection::connect(&schema.url()).await.unwrap();
+    sqlx::query("SELECT pg_notify('fanorona.' || current_schema(), $1)")
+        .bind(format!("here 5eed {id} white"))
+        .execute(&mut silent)
+        .await
+        .unwrap();
+    let heard = Instant::now();
+    let (_, state) = k
+        .state_where(|s| s["players"]["white"]["connected"] == true)
+        .await;
+    assert_eq!(state["abandoned"], false, "{state}");
+    let (status, code) = claim(&b, &id, &black).await;
+    if heard.elapsed() < HEARTBEAT * 2 {
+        assert_eq!(
+            (status, code),
+            (StatusCode::CONFLICT, json!("not_abandoned"))
+        );
+    }
+    k.state_where(|s| s["players"]["white"]["connected"] == false)
+        .await;
+    assert!(heard.elapsed() >= HEARTBEAT * 3, "{:?}", heard.elapsed());
+    k.state_where(|s| s["abandoned"] == true).await;
+    assert_eq!(claim(&b, &id, &black).await, (StatusCode::OK, json!(null)));
+    silent.close().await.unwrap();
+    b.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -163,4 +281,33 @@ async fn after_losing_its_listener_a_process_reads_every_live_game_again() {
     assert_eq!(state["result"]["reason"], "resignation");
     admin.close().await.unwrap();
     server.stop().await;
+}
+
+/// A process that loads a game asks who is here, and the processes
+/// holding a player's socket answer at once, not at their next heartbeat
+/// (an hour away here).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_process_that_loads_a_game_late_hears_at_once_who_is_here() {
+    let test = "a_process_that_loads_a_game_late_hears_at_once_who_is_here";
+    let Some(schema) = Schema::create(test).await else {
+        return;
+    };
+    let hour = |c: &mut Config| c.presence_heartbeat = Duration::from_secs(3600);
+    let (a, b) = (
+        server_with(&schema.url(), hour).await,
+        server_with(&schema.url(), hour).await,
+    );
+    // Created through `a`, which does not load it; joined through `b`.
+    let (id, white, black) = game_across(&a, &b).await;
+    let mut k = Ws::connect(&b, &id, Some(&black)).await;
+    k.state_where(|s| s["players"]["black"]["connected"] == true)
+        .await;
+    // `a` loads the game only now, long after Black said so.
+    let mut w = Ws::connect(&a, &id, Some(&white)).await;
+    w.state_where(|s| s["players"]["black"]["connected"] == true)
+        .await;
+    k.state_where(|s| s["players"]["white"]["connected"] == true)
+        .await;
+    a.stop().await;
+    b.stop().await;
 }
