@@ -39,7 +39,7 @@ async fn server_with(url: &str, configure: impl FnOnce(&mut Config)) -> TestServ
 
 /// How often the presence tests' processes say who is here: a player
 /// nobody speaks for counts as away after three times this.
-const HEARTBEAT: Duration = Duration::from_millis(100);
+const HEARTBEAT: Duration = Duration::from_millis(200);
 
 /// Black claims victory over HTTP: the status and the answer's error code
 /// (`null` when accepted).
@@ -73,9 +73,9 @@ async fn a_player_on_another_process_is_connected_and_cannot_be_claimed_against(
         .await;
     k.state_where(|s| s["players"]["white"]["connected"] == true)
         .await;
-    // Ten lifetimes of heartbeats: White never looks away on Black's
+    // Five lifetimes of heartbeats: White never looks away on Black's
     // process, and the claim is refused all along.
-    let until = Instant::now() + HEARTBEAT * 30;
+    let until = Instant::now() + HEARTBEAT * 15;
     while Instant::now() < until {
         let state = tokio::select! {
             (_, state) = k.state_where(|_| true) => state,
