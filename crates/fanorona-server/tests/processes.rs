@@ -311,3 +311,85 @@ async fn a_process_that_loads_a_game_late_hears_at_once_who_is_here() {
     a.stop().await;
     b.stop().await;
 }
+
+/// A game against the computer with the player's socket on one process
+/// and a spectator's on the other: only the player's process plays the
+/// computer. The other never says it is thinking (it would, searching),
+/// yet shows every reply; the game goes on turn after turn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_the_players_process_plays_the_computer() {
+    let test = "only_the_players_process_plays_the_computer";
+    let Some(schema) = Schema::create(test).await else {
+        return;
+    };
+    let configure = |c: &mut Config| {
+        c.presence_heartbeat = HEARTBEAT;
+        c.computer_min_think = Duration::from_millis(100);
+        c.computer_step_delay = Duration::ZERO;
+    };
+    let (a, b) = (
+        server_with(&schema.url(), configure).await,
+        server_with(&schema.url(), configure).await,
+    );
+    let (created, _) = a
+        .create(json!({ "opponent": "computer", "level": 1, "first": "me" }))
+        .await;
+    let id = created["game_id"].as_str().unwrap().to_owned();
+    let white = created["seat"].as_str().unwrap().to_owned();
+    let mut player = Ws::connect(&a, &id, Some(&white)).await;
+    let mut watcher = Ws::connect(&b, &id, None).await;
+    watcher
+        .state_where(|s| s["players"]["white"]["connected"] == true)
+        .await;
+    let mut rng = fastrand::Rng::with_seed(15);
+    let mut replies = 0;
+    let mut seen_thinking_on_a = false;
+    // The action number of the latest reply: older states are stale.
+    let mut replied = 0;
+    while replies < 4 {
+        let (_, state) = player
+            .state_where(|s| {
+                s["side_to_move"] == "white"
+                    && s["computer"]["thinking"] == false
+                    && s["result"].is_null()
+                    && s["seq"].as_u64().unwrap() >= replied
+            })
+            .await;
+        // White plays a whole turn through `a`.
+        let mut now = state;
+        while now["side_to_move"] == "white" && now["result"].is_null() {
+            now = a.play(&id, &white, some_intent(&now, &mut rng)).await;
+        }
+        if !now["result"].is_null() {
+            break;
+        }
+        let seq = now["seq"].as_u64().unwrap();
+        // The computer's reply, as the spectator on `b` sees it come.
+        loop {
+            let msg = watcher.next().await;
+            if msg["type"] != "state" {
+                continue;
+            }
+            assert_ne!(msg["computer"]["thinking"], true, "b searched: {msg}");
+            if msg["side_to_move"] == "white" && msg["seq"].as_u64().unwrap() > seq {
+                replied = msg["seq"].as_u64().unwrap();
+                break;
+            }
+            if !msg["result"].is_null() {
+                break;
+            }
+        }
+        let (_, on_a) = player
+            .state_where(|s| {
+                s["seq"].as_u64().unwrap() >= seq
+                    && (s["computer"]["thinking"] == true || s["side_to_move"] == "white")
+            })
+            .await;
+        seen_thinking_on_a |= on_a["computer"]["thinking"] == true;
+        replies += 1;
+    }
+    assert!(replies >= 1, "the computer replied");
+    assert!(seen_thinking_on_a, "the player's process thought");
+    a.stop().await;
+    b.stop().await;
+}

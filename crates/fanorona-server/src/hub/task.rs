@@ -297,6 +297,9 @@ impl GameTask {
             self.say_here();
         }
         if self.refresh_presence() {
+            // A process that played the computer for its player may have
+            // fallen silent.
+            self.maybe_think();
             self.publish_or_stop();
         }
     }
@@ -339,6 +342,9 @@ impl GameTask {
             }
         }
         if self.refresh_presence() {
+            // The player may have left the process that played the
+            // computer for them: this one may have to now.
+            self.maybe_think();
             self.publish_or_stop();
         }
     }
@@ -385,6 +391,8 @@ impl GameTask {
                     self.next_beat = now + self.hub.config().presence_heartbeat;
                 }
             }
+            // The player is here now: this process plays the computer.
+            self.maybe_think();
             self.publish_or_stop();
         }
         Ok(role)

@@ -107,6 +107,13 @@ impl GameTask {
     /// Asks the pool for the computer's turn if it is to move in a game
     /// that is on and nothing is under way. The state published next shows
     /// it thinking.
+    ///
+    /// With several processes on one database, the one holding the
+    /// player's socket plays the computer; the others leave it to that
+    /// one, or every search would be run once per process that has the
+    /// game (a spectator elsewhere is enough) and all but one thrown away.
+    /// When the player has no socket anywhere (a program playing over
+    /// HTTP), any process with the game may.
     pub(super) fn maybe_think(&mut self) {
         if self.computer.busy() || !self.game.computer_to_move() {
             return;
@@ -114,6 +121,10 @@ impl GameTask {
         let Some(seat) = self.game.computer else {
             return;
         };
+        let player = self.presence.get(!seat.color);
+        if player.connections == 0 && player.connected {
+            return;
+        }
         let search = Search::Play {
             level: seat.level,
             seed: seed(&self.row.id, self.game.seq),
