@@ -7,7 +7,9 @@
 //! cargo run --release -p fanorona-engine --example tune -- compare GAMES DEPTH W1,W2,...
 //! cargo run --release -p fanorona-engine --example tune -- endgames DATA COUNT NODES [CLOSE]
 //! cargo run --release -p fanorona-engine --example tune -- tablewins COUNT NODES MIN_TURNS [STONES [WINNER,...]]
+//! cargo run --release -p fanorona-engine --example tune -- datawins DATA COUNT NODES MIN_TURNS STONES WINNER,...
 //! cargo run --release -p fanorona-engine --example tune -- convert DATA COUNT NODES AHEAD:BEHIND ...
+//! cargo run --release -p fanorona-engine --example tune -- tablestats DATA STONES MIN_TURNS
 //! ```
 //!
 //! Tables are given by the most stones they hold (0 for none). Tables that
@@ -64,6 +66,18 @@ fn main() -> Result<()> {
                 &winners,
             )
         }
+        "datawins" => data_wins(
+            arg(1)?,
+            arg(2)?.parse()?,
+            arg(3)?.parse()?,
+            arg(4)?.parse()?,
+            arg(5)?.parse()?,
+            &arg(6)?
+                .split(',')
+                .map(str::parse)
+                .collect::<std::result::Result<Vec<_>, _>>()?,
+        ),
+        "tablestats" => table_stats(arg(1)?, arg(2)?.parse()?, arg(3)?.parse()?),
         "convert" => {
             let specs = args[4.min(args.len())..]
                 .iter()
@@ -632,6 +646,7 @@ fn table_wins(
     stones: usize,
     winners: &[usize],
 ) -> Result<()> {
+    let source = format!("random {stones}-stone positions");
     let mut sets = TableSets::default();
     sets.load(stones)?;
     for w in winners {
@@ -674,6 +689,71 @@ fn table_wins(
             }
         }
     }
+    win_play_outs(
+        &positions, &source, nodes, min_turns, stones, winners, &sets,
+    )
+}
+
+/// Like [`table_wins`], but with positions of `path` (their counters as
+/// they were), `count` of them spread evenly through those that fit.
+fn data_wins(
+    path: &str,
+    count: usize,
+    nodes: u64,
+    min_turns: u32,
+    stones: usize,
+    winners: &[usize],
+) -> Result<()> {
+    let mut sets = TableSets::default();
+    sets.load(stones)?;
+    for w in winners {
+        sets.load(*w)?;
+    }
+    let tables = sets.get(stones).ok_or("tables of 2 to 5 stones")?;
+    let text = fs::read_to_string(path)?;
+    let mut all = Vec::new();
+    for line in text.lines() {
+        let Some((pos, _)) = line.split_once(';') else {
+            continue;
+        };
+        let pos = Position::from_setup(pos.parse::<Setup>()?)?;
+        if pos.board().occupied().count() != stones || pos.has_capture() {
+            continue;
+        }
+        if let Some(Probe {
+            result: TableResult::Win,
+            turns,
+        }) = tables.probe(&pos)
+        {
+            if turns >= min_turns {
+                all.push(pos);
+            }
+        }
+    }
+    all.dedup();
+    let found = all.len();
+    let step = (found / count.max(1)).max(1);
+    let positions: Vec<Position> = all.into_iter().step_by(step).take(count).collect();
+    let source = format!("{stones}-stone positions of {path} (of {found} that fit)");
+    win_play_outs(
+        &positions, &source, nodes, min_turns, stones, winners, &sets,
+    )
+}
+
+/// Plays out `positions`, each won for the side to move, by the side to
+/// move with each of `winners` against a defender with tables of
+/// `stones` stones, and prints the wins, the turns and the cost.
+fn win_play_outs(
+    positions: &[Position],
+    source: &str,
+    nodes: u64,
+    min_turns: u32,
+    stones: usize,
+    winners: &[usize],
+    sets: &TableSets,
+) -> Result<()> {
+    let tables = sets.get(stones).ok_or("tables of 2 to 5 stones")?;
+    let count = positions.len();
     let n = positions.len();
     let outs: Vec<PlayOut> = on_every_core(n * winners.len(), |j| {
         let (w, p) = (winners[j / n], positions[j % n]);
@@ -683,7 +763,7 @@ fn table_wins(
         play_out(p, nodes, with)
     });
     println!(
-        "{count} random {stones}-stone positions won for the side to move in {min_turns} turns or more, {nodes} nodes a turn, the defender with tables of {stones} stones"
+        "{count} {source} won for the side to move in {min_turns} turns or more, {nodes} nodes a turn, the defender with tables of {stones} stones"
     );
     for (k, w) in winners.iter().enumerate() {
         let of = &outs[k * n..(k + 1) * n];
@@ -704,6 +784,59 @@ fn table_wins(
             "the side to move with tables of {w}: won {}/{count} ({:.1}%), lost {lost}, in {mean:.1} turns on average; a turn: {nodes_w:.0} nodes, {ms_w:.1} ms",
             won.len(),
             100.0 * won.len() as f64 / count.max(1) as f64
+        );
+    }
+    Ok(())
+}
+
+/// How many positions of `path` each number of stones up to `stones` has,
+/// what the tables say of them at their counter (win, draw or loss for the
+/// side to move), how many of the wins need `min_turns` turns or more, and
+/// how many of those the game went on to lose or draw.
+fn table_stats(path: &str, stones: usize, min_turns: u32) -> Result<()> {
+    let tables = load_tables(stones)?.ok_or("tables of 2 to 5 stones")?;
+    let text = fs::read_to_string(path)?;
+    // Per number of stones: positions, wins, draws, losses, long wins,
+    // long wins the game did not win.
+    let mut counts = vec![[0u32; 6]; stones + 1];
+    let mut total = 0;
+    for line in text.lines() {
+        let Some((pos, result)) = line.split_once(';') else {
+            continue;
+        };
+        total += 1;
+        let pos = Position::from_setup(pos.parse::<Setup>()?)?;
+        let n = pos.board().occupied().count();
+        let Some(probe) = tables.probe(&pos) else {
+            continue;
+        };
+        let c = &mut counts[n];
+        c[0] += 1;
+        match probe.result {
+            TableResult::Win => {
+                c[1] += 1;
+                if probe.turns >= min_turns {
+                    c[4] += 1;
+                    let white: f64 = result.parse()?;
+                    let for_mover = if pos.turn() == Color::White {
+                        white
+                    } else {
+                        1.0 - white
+                    };
+                    if for_mover < 1.0 {
+                        c[5] += 1;
+                    }
+                }
+            }
+            TableResult::Draw => c[2] += 1,
+            TableResult::Loss => c[3] += 1,
+        }
+    }
+    println!("{total} positions in {path}");
+    for (n, c) in counts.iter().enumerate().skip(2) {
+        println!(
+            "{n} stones: {} positions, {} won, {} drawn, {} lost for the side to move; {} won in {min_turns} turns or more, of which the game did not win {}",
+            c[0], c[1], c[2], c[3], c[4], c[5]
         );
     }
     Ok(())
