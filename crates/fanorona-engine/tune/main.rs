@@ -791,16 +791,18 @@ fn win_play_outs(
 
 /// How many positions of `path` each number of stones up to `stones` has,
 /// what the tables say of them at their counter (win, draw or loss for the
-/// side to move), how many of the wins need `min_turns` turns or more, and
-/// how many of those the game went on to lose or draw.
+/// side to move), how many of the wins need `min_turns` turns or more, in
+/// how many stretches of a game (one side's turns in a row), and how many
+/// of those the game went on to lose or draw.
 fn table_stats(path: &str, stones: usize, min_turns: u32) -> Result<()> {
     let tables = load_tables(stones)?.ok_or("tables of 2 to 5 stones")?;
     let text = fs::read_to_string(path)?;
     // Per number of stones: positions, wins, draws, losses, long wins,
-    // long wins the game did not win.
-    let mut counts = vec![[0u32; 6]; stones + 1];
+    // long wins the game did not win, stretches of long wins.
+    let mut counts = vec![[0u32; 7]; stones + 1];
+    let mut last_long = vec![usize::MAX - 2; stones + 1];
     let mut total = 0;
-    for line in text.lines() {
+    for (index, line) in text.lines().enumerate() {
         let Some((pos, result)) = line.split_once(';') else {
             continue;
         };
@@ -817,6 +819,10 @@ fn table_stats(path: &str, stones: usize, min_turns: u32) -> Result<()> {
                 c[1] += 1;
                 if probe.turns >= min_turns {
                     c[4] += 1;
+                    if index.wrapping_sub(last_long[n]) > 2 {
+                        c[6] += 1;
+                    }
+                    last_long[n] = index;
                     let white: f64 = result.parse()?;
                     let for_mover = if pos.turn() == Color::White {
                         white
@@ -835,8 +841,8 @@ fn table_stats(path: &str, stones: usize, min_turns: u32) -> Result<()> {
     println!("{total} positions in {path}");
     for (n, c) in counts.iter().enumerate().skip(2) {
         println!(
-            "{n} stones: {} positions, {} won, {} drawn, {} lost for the side to move; {} won in {min_turns} turns or more, of which the game did not win {}",
-            c[0], c[1], c[2], c[3], c[4], c[5]
+            "{n} stones: {} positions, {} won, {} drawn, {} lost for the side to move; {} won in {min_turns} turns or more, in {} stretches, of which the game did not win {}",
+            c[0], c[1], c[2], c[3], c[4], c[6], c[5]
         );
     }
     Ok(())
