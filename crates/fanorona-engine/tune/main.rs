@@ -496,9 +496,10 @@ fn cost<'a>(outs: impl Iterator<Item = (&'a PlayOut, Color)>) -> (f64, f64) {
 /// stones, one side 2 or more stones ahead, fresh from a capture: for each
 /// `[ahead, behind]` in `specs`, the tables each side holds, the side
 /// ahead's wins, draws and losses within the fifty-turn rule, its turns to
-/// a win and its cost a turn. For each pair of specs that are each other's
-/// mirror, the first's tables against the second's, each position once
-/// with each side.
+/// a win and its cost a turn. For each pair of specs, the positions the
+/// side ahead won with one and not with the other; for each pair that are
+/// each other's mirror, the first's tables against the second's, each
+/// position once with each side.
 fn convert(path: &str, count: usize, nodes: u64, specs: &[[usize; 2]]) -> Result<()> {
     let positions = endgame_positions(path, count, 2)?;
     let mut sets = TableSets::default();
@@ -540,6 +541,22 @@ fn convert(path: &str, count: usize, nodes: u64, specs: &[[usize; 2]]) -> Result
             tally.losses,
             f64::from(win_turns) / f64::from(tally.wins.max(1))
         );
+    }
+    for (s, [a, b]) in specs.iter().enumerate() {
+        for (t, [c, d]) in specs.iter().enumerate().skip(s + 1) {
+            let won = |o: &PlayOut, p: &Position| o.winner == Some(ahead(p));
+            let (mut only_s, mut only_t) = (0, 0);
+            for (i, p) in positions.iter().enumerate() {
+                match (won(&of(s)[i], p), won(&of(t)[i], p)) {
+                    (true, false) => only_s += 1,
+                    (false, true) => only_t += 1,
+                    _ => {}
+                }
+            }
+            println!(
+                "the side ahead won with {a}:{b} and not with {c}:{d} in {only_s} positions, the reverse in {only_t}"
+            );
+        }
     }
     for (s, [a, b]) in specs.iter().enumerate() {
         let Some(m) = (s + 1..specs.len()).find(|&m| specs[m] == [*b, *a]) else {
