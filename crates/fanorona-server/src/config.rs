@@ -144,6 +144,13 @@ pub struct Config {
     #[arg(long, env = "FANORONA_ENGINE_TABLE_MB", default_value_t = 16)]
     pub engine_table_mb: usize,
 
+    /// The endgame tables hold every position with up to this many stones,
+    /// 2 to 5: 4 take 2 MB and a second or two to solve at the first
+    /// search; 5 take 39 MB and tens of seconds, and win more of the
+    /// longest endings with 5 stones (`docs/ENGINE.md`, "Endgames").
+    #[arg(long, env = "FANORONA_ENGINE_TABLE_STONES", default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=5))]
+    pub engine_table_stones: u8,
+
     /// The pause between two steps of the computer's capture chain, so
     /// people can follow it.
     #[arg(long, env = "FANORONA_COMPUTER_STEP_DELAY", default_value = "600ms", value_parser = humantime::parse_duration)]
@@ -267,6 +274,7 @@ impl fmt::Debug for Config {
             .field("engine_queue", &self.engine_queue)
             .field("engine_max_time", &self.engine_max_time)
             .field("engine_table_mb", &self.engine_table_mb)
+            .field("engine_table_stones", &self.engine_table_stones)
             .field("computer_step_delay", &self.computer_step_delay)
             .field("computer_min_think", &self.computer_min_think)
             .field("command", &self.command)
@@ -300,6 +308,7 @@ mod tests {
         assert_eq!(config.engine_queue, 256);
         assert_eq!(config.engine_max_time, Duration::from_secs(5));
         assert_eq!(config.engine_table_mb, 16);
+        assert_eq!(config.engine_table_stones, 4);
         assert_eq!(config.engine_nice, 19);
         assert_eq!(config.computer_step_delay, Duration::from_millis(600));
         assert_eq!(config.computer_min_think, Duration::from_millis(500));
@@ -312,6 +321,17 @@ mod tests {
         assert_eq!(nice("19").map(|c| c.engine_nice).ok(), Some(19));
         for bad in ["-1", "20", "low"] {
             assert!(nice(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_endgame_tables_hold_2_to_5_stones() {
+        let stones =
+            |v: &str| Config::try_parse_from(["fanorona-server", "--engine-table-stones", v]);
+        assert_eq!(stones("5").map(|c| c.engine_table_stones).ok(), Some(5));
+        assert_eq!(stones("2").map(|c| c.engine_table_stones).ok(), Some(2));
+        for bad in ["0", "1", "6", "all"] {
+            assert!(stones(bad).is_err(), "{bad}");
         }
     }
 

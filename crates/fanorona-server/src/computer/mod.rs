@@ -91,6 +91,7 @@ struct Settings {
     max_time: Duration,
     table_bytes: usize,
     nice: i32,
+    table_stones: usize,
 }
 
 /// One search waiting for a thread.
@@ -137,6 +138,7 @@ impl Pool {
             max_time: config.engine_max_time,
             table_bytes: config.engine_table_mb << 20,
             nice: config.engine_nice,
+            table_stones: usize::from(config.engine_table_stones),
         };
         Pool {
             inner: Arc::new(Inner {

@@ -19,20 +19,17 @@ use crate::ids::GameId;
 /// The endgame tables, once built; shared by every pool of the process.
 static TABLES: OnceLock<Arc<Tables>> = OnceLock::new();
 
-/// Stones in the endgame tables: 4 took 1.5 s to build (the engine's
-/// default, `docs` of the engine crate).
-const TABLE_STONES: usize = 4;
-
-/// Starts the threads of `inner`'s pool, and the tables' build if no pool
-/// of this process has started it.
+/// Starts the threads of `inner`'s pool, and the tables' build (of the
+/// size its settings give) if no pool of this process has started it.
 pub(super) fn start(inner: &Arc<Inner>) {
     static BUILD: Once = Once::new();
+    let stones = inner.settings.table_stones;
     BUILD.call_once(|| {
         let spawned = thread::Builder::new()
             .name("endgame-tables".into())
-            .spawn(|| {
+            .spawn(move || {
                 let started = Instant::now();
-                let tables = Tables::build(TABLE_STONES);
+                let tables = Tables::build(stones);
                 tracing::info!(took = ?started.elapsed(), bytes = tables.bytes(), "endgame tables built");
                 let _ = TABLES.set(Arc::new(tables));
             });
