@@ -118,12 +118,14 @@ async fn a_player_whose_process_falls_silent_turns_away_after_the_lifetime() {
 
     // A process that is no server at all says White is here, once.
     let mut silent = sqlx::PgConnection::connect(&schema.url()).await.unwrap();
+    // Taken before sending: `b` cannot hear it earlier, so its lifetime
+    // cannot end before `heard` plus the lifetime.
+    let heard = Instant::now();
     sqlx::query("SELECT pg_notify('fanorona.' || current_schema(), $1)")
         .bind(format!("here 5eed {id} white"))
         .execute(&mut silent)
         .await
         .unwrap();
-    let heard = Instant::now();
     let (_, state) = k
         .state_where(|s| s["players"]["white"]["connected"] == true)
         .await;
