@@ -3,20 +3,17 @@
 // <html lang> set and the messages its scripts need as JSON in
 // <script type="application/json" id="messages">. Scripts read them here.
 
-/** The site's languages, as the switcher lists them. */
-export const LANGS = Object.freeze(['mg', 'fr', 'en']);
-
 /** The language used when nothing better is known. */
 export const DEFAULT_LANG = 'en';
 
 /**
- * The language a document is in: its <html lang>, when the site has it.
+ * The language a document is in: its <html lang>, which the server sets
+ * to one of the site's languages.
  * @param {Document} doc
  * @returns {string}
  */
 export function pageLang(doc) {
-  const lang = doc.documentElement.lang;
-  return LANGS.includes(lang) ? lang : DEFAULT_LANG;
+  return doc.documentElement.lang || DEFAULT_LANG;
 }
 
 /**

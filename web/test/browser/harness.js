@@ -12,8 +12,7 @@ import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { readPage, pageGroups } from '../pages.js';
-import { CATALOGS } from '../catalogs.js';
-import { LANGS } from '../../js/i18n.js';
+import { CATALOGS, LANGS } from '../catalogs.js';
 
 /** The keys a page marks for translation, in order. */
 const marks = (html) => [...html.matchAll(/data-i18n(?:-[a-z-]+)?="([^"]+)"/g)].map((m) => m[1]).join(' ');

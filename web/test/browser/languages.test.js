@@ -17,8 +17,7 @@ import {
   startServer, launchBrowser, watchedPage, waitText, tapPoint, createGame, pressJoin, noSidewaysScroll,
 } from './harness.js';
 import { audit } from './axe.js';
-import { CATALOGS, translatorFor } from '../catalogs.js';
-import { LANGS } from '../../js/i18n.js';
+import { CATALOGS, LANGS, translatorFor } from '../catalogs.js';
 
 // A white stone on e2 that takes e4 and e5 by approach and may then take
 // c3 from e3: after the first capture the chain goes on.

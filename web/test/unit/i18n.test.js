@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { translator, withLang, LANGS } from '../../js/i18n.js';
-import { CATALOGS, translatorFor } from '../catalogs.js';
+import { translator, withLang } from '../../js/i18n.js';
+import { CATALOGS, LANGS, translatorFor } from '../catalogs.js';
 import { readPage, moduleGraph, pageGroups } from '../pages.js';
 
 const WEB = new URL('../../', import.meta.url);
