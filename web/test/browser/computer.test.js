@@ -39,9 +39,9 @@ async function waitMoveCount(page, n) {
 // Plays one whole turn by tapping: a step without a line to choose, and
 // End turn if the stone could capture again. The computer may have
 // replied by the time the move list is read.
-async function playTurn(page) {
+async function playTurn(page, url = server.url, id = gameId) {
   const before = await moveCount(page);
-  const step = await plainStep(server.url, gameId);
+  const step = await plainStep(url, id);
   await tapPoint(page, step.from);
   await tapPoint(page, step.to);
   const ended = (n) => document.querySelectorAll('#moves button.move').length > n;
@@ -152,19 +152,27 @@ test('after resigning, Play again starts the next game with the colours swapped'
   assert.deepEqual(phone.errors, []);
 });
 
+// The computer thinks for 3 s after the player's turn, on a page that is
+// already open: a game where it moves first would start thinking before
+// the page has loaded, and a slow load would miss it.
 test('while the computer thinks, the page says so', async () => {
-  const slow = await startServer(['--computer-step-delay', '0ms', '--computer-min-think', '1500ms']);
+  const slow = await startServer(['--computer-step-delay', '0ms', '--computer-min-think', '3000ms']);
   try {
     const context = await phoneContext(browser);
     const { page, errors } = await watchedPage(context, slow.url);
     await page.goto(slow.url);
     await page.check('input[name=opponent][value=computer]');
-    await page.check('input[name=computer-first][value=computer]');
+    await page.check('input[name=computer-first][value=me]');
     await Promise.all([page.waitForURL(/\/g\/[A-Za-z0-9]+$/), page.click('#play-computer')]);
+    const id = new URL(page.url()).pathname.split('/').pop();
+    await waitText(page, '#turn', /^Your turn$/);
+    assert.equal(await page.isVisible('#player-top .presence.thinking'), false);
+    await playTurn(page, slow.url, id);
     await waitText(page, '#turn', /^Thinking…$/);
     assert.ok(await page.isVisible('#player-top .presence.thinking'));
     assert.ok(await page.isDisabled('#ask-hint'), 'no hint on the computer\'s turn');
     await shot(page, 'computer-04-thinking');
+    await waitMoveCount(page, 2);
     await waitText(page, '#turn', /^Your turn$/);
     assert.equal(await page.isVisible('#player-top .presence.thinking'), false);
     assert.deepEqual(errors, []);
