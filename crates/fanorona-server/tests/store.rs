@@ -65,7 +65,24 @@ async fn a_game_is_created_joined_played_and_rematched() {
             let store = store::open(&url).await.unwrap();
             let loaded = store.load_game(&id).await.unwrap();
             assert_eq!(loaded.row.next_game.as_ref(), Some(&next_id));
+            assert_eq!(loaded.first, 0);
             assert_eq!(loaded.actions, actions);
+            assert_eq!(loaded.action_times.len(), actions.len());
+            // What a process holding the first actions lacks: the row as it
+            // is now, and the actions after them, numbered from there.
+            for first in 0..=actions.len() + 1 {
+                let tail = store.load_from(&id, first as u64).await.unwrap();
+                assert_eq!(tail.row, loaded.row, "from {first}");
+                assert_eq!(tail.first, first as u64);
+                let lacking = actions.get(first..).unwrap_or_default();
+                assert_eq!(tail.actions, lacking, "from {first}");
+                assert_eq!(
+                    tail.action_times,
+                    loaded.action_times.get(first..).unwrap_or_default()
+                );
+            }
+            let missing = store.load_from(&GameId::random().unwrap(), 2).await;
+            assert!(matches!(missing, Err(StoreError::NotFound)));
             let rematch = store.load_game(&next_id).await.unwrap();
             assert_eq!(rematch.row, next);
             assert!(rematch.actions.is_empty());

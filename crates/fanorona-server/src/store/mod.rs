@@ -49,12 +49,15 @@ pub struct GameRow {
     pub computer: Option<ComputerSeat>,
 }
 
-/// A game as loaded: its row and every accepted action, in order.
+/// A game as loaded: its row and its accepted actions, in order, from
+/// action number `first` on (0 when loaded whole).
 #[derive(Clone, Debug)]
 pub struct StoredGame {
     /// The game's row.
     pub row: GameRow,
-    /// Its actions, oldest first.
+    /// The number of the first action in `actions`.
+    pub first: u64,
+    /// Its actions from number `first`, oldest first.
     pub actions: Vec<Action>,
     /// When each action was stored, in seconds since the Unix epoch: one
     /// entry per action, in the same order.
@@ -107,7 +110,14 @@ pub trait Store: Send + Sync + 'static {
     async fn create_game(&self, row: &GameRow) -> Result<(), StoreError>;
 
     /// Loads a game with all its actions, or [`StoreError::NotFound`].
-    async fn load_game(&self, id: &GameId) -> Result<StoredGame, StoreError>;
+    async fn load_game(&self, id: &GameId) -> Result<StoredGame, StoreError> {
+        self.load_from(id, 0).await
+    }
+
+    /// Loads a game's row and its actions from number `first` on (none
+    /// when it has no more), or [`StoreError::NotFound`]: what a process
+    /// that already holds the first `first` actions lacks.
+    async fn load_from(&self, id: &GameId, first: u64) -> Result<StoredGame, StoreError>;
 
     /// Gives the free seat of `color` to the holder of `seat`, or
     /// [`StoreError::Conflict`] when it is already taken.

@@ -236,7 +236,8 @@ const INSERT_ACTION: &str = "WITH stored AS (INSERT INTO actions \
 const SELECT_GAME: &str = "SELECT g.id, g.created_at, g.start_position, g.creator, \
      g.white_seat, g.black_seat, g.invite, g.rematch_of, g.next_game, g.computer_color, \
      g.computer_level, a.player, a.kind, a.step, a.level, a.created_at \
-     FROM games g LEFT JOIN actions a ON a.game_id = g.id WHERE g.id = $1 ORDER BY a.seq";
+     FROM games g LEFT JOIN actions a ON a.game_id = g.id AND a.seq >= $2 \
+     WHERE g.id = $1 ORDER BY a.seq";
 
 /// The same condition as SQLite's sweep (`store/sqlite/writer.rs`).
 const DELETE_EXPIRED: &str = "DELETE FROM games WHERE created_at < $1 \
@@ -376,9 +377,11 @@ impl Store for PgStore {
         self.writer.write(Write::Game(Box::new(row.clone()))).await
     }
 
-    async fn load_game(&self, id: &GameId) -> Result<StoredGame, StoreError> {
+    async fn load_from(&self, id: &GameId, first: u64) -> Result<StoredGame, StoreError> {
+        let from = i64::try_from(first).map_err(|e| StoreError::Other(e.into()))?;
         let rows = sqlx::query(SELECT_GAME)
             .bind(id.as_str())
+            .bind(from)
             .fetch_all(&self.pool)
             .await?;
         let row = read_row(rows.first().ok_or(StoreError::NotFound)?)?;
@@ -398,6 +401,7 @@ impl Store for PgStore {
         }
         Ok(StoredGame {
             row,
+            first,
             actions,
             action_times,
         })

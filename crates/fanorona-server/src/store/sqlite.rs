@@ -269,7 +269,8 @@ const SELECT_GAME: &str = "SELECT id, created_at, start_position, creator, white
      FROM games WHERE id = ?1";
 
 const SELECT_ACTIONS: &str =
-    "SELECT player, kind, step, level, created_at FROM actions WHERE game_id = ?1 ORDER BY seq";
+    "SELECT player, kind, step, level, created_at FROM actions WHERE game_id = ?1 AND seq >= ?2 \
+     ORDER BY seq";
 
 fn read_row(row: &rusqlite::Row<'_>) -> Result<GameRow, StoreError> {
     let id: String = row.get(0)?;
@@ -305,7 +306,8 @@ fn parse_computer(
 
 /// Reads game `id` and its actions in one read transaction (one snapshot
 /// of both tables).
-fn read_game(conn: &mut Connection, id: &GameId) -> Result<StoredGame, StoreError> {
+fn read_game(conn: &mut Connection, id: &GameId, first: u64) -> Result<StoredGame, StoreError> {
+    let from = i64::try_from(first).map_err(|e| StoreError::Other(e.into()))?;
     let tx = conn.transaction()?;
     let row = {
         let mut statement = tx.prepare_cached(SELECT_GAME)?;
@@ -318,7 +320,7 @@ fn read_game(conn: &mut Connection, id: &GameId) -> Result<StoredGame, StoreErro
     let (mut actions, mut action_times) = (Vec::new(), Vec::new());
     {
         let mut statement = tx.prepare_cached(SELECT_ACTIONS)?;
-        let mut rows = statement.query([id.as_str()])?;
+        let mut rows = statement.query(rusqlite::params![id.as_str(), from])?;
         while let Some(row) = rows.next()? {
             let player: String = row.get(0)?;
             let kind: String = row.get(1)?;
@@ -332,6 +334,7 @@ fn read_game(conn: &mut Connection, id: &GameId) -> Result<StoredGame, StoreErro
     tracing::trace!(%id, actions = actions.len(), "game loaded");
     Ok(StoredGame {
         row,
+        first,
         actions,
         action_times,
     })
@@ -343,9 +346,9 @@ impl Store for SqliteStore {
         self.writer.write(Write::Game(row.clone())).await.map(drop)
     }
 
-    async fn load_game(&self, id: &GameId) -> Result<StoredGame, StoreError> {
+    async fn load_from(&self, id: &GameId, first: u64) -> Result<StoredGame, StoreError> {
         let id = id.clone();
-        self.read(move |conn| read_game(conn, &id)).await
+        self.read(move |conn| read_game(conn, &id, first)).await
     }
 
     async fn claim_seat(

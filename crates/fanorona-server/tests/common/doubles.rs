@@ -76,7 +76,7 @@ impl Store for ControlledStore {
         self.inner.create_game(row).await
     }
 
-    async fn load_game(&self, id: &GameId) -> Result<StoredGame, StoreError> {
+    async fn load_from(&self, id: &GameId, first: u64) -> Result<StoredGame, StoreError> {
         self.loads.fetch_add(1, Ordering::SeqCst);
         let mut released = self.released.subscribe();
         if self.held.lock().unwrap().contains(id.as_str()) {
@@ -85,7 +85,7 @@ impl Store for ControlledStore {
                 .wait_for(|_| !self.held.lock().unwrap().contains(id.as_str()))
                 .await;
         }
-        self.inner.load_game(id).await
+        self.inner.load_from(id, first).await
     }
 
     async fn claim_seat(
