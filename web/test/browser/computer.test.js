@@ -67,7 +67,7 @@ test('from the front page, level 1 and Play open the board at once, without an i
   await Promise.all([page.waitForURL(/\/g\/[A-Za-z0-9]+$/), page.click('#play-computer')]);
   gameId = new URL(page.url()).pathname.split('/').pop();
   await waitText(page, '#turn', /^Your turn$/);
-  assert.match(await page.textContent('#player-top .who'), /^Computer · Beginner \(level 1\)$/);
+  assert.match(await page.textContent('#player-top .who'), /^Computer · Beginner \(level\s1\)$/);
   assert.match(await page.textContent('#player-bottom .who'), /White · you/);
   for (const hidden of ['#invite', '#offer-draw', '#claim', '#offer']) {
     assert.equal(await page.isVisible(hidden), false, `${hidden} is not shown against the computer`);
@@ -112,7 +112,7 @@ test('a hint marks a stone that can move and where it goes', async () => {
 test('a new level shows its name', async () => {
   const { page } = phone;
   await page.selectOption('#level', '3');
-  await waitText(page, '#player-top .who', /^Computer · Club \(level 3\)$/);
+  await waitText(page, '#player-top .who', /^Computer · Club \(level\s3\)$/);
   assert.equal(await page.inputValue('#level'), '3');
   assert.deepEqual(phone.errors, []);
   assert.deepEqual(phone.outside, []);
@@ -123,14 +123,14 @@ test('when the computer moves first it plays at once, and the game is in the fro
   await page.goto(server.url);
   assert.ok(await page.isVisible('#computer-form'), 'the last choice is offered again');
   assert.equal(await page.isChecked('input[name=level][value="1"]'), true, 'and its level');
-  assert.match(await page.textContent('#games-list'), /against the computer, Club \(level 3\)/);
+  assert.match(await page.textContent('#games-list'), /against the computer, Club \(level\s3\)/);
   await page.check('input[name=level][value="2"]');
   await page.check('input[name=computer-first][value=computer]');
   await Promise.all([page.waitForURL(/\/g\/[A-Za-z0-9]+$/), page.click('#play-computer')]);
   await waitMoveCount(page, 1);
   await waitText(page, '#turn', /^Your turn$/);
   assert.match(await page.textContent('#player-bottom .who'), /Black · you/);
-  assert.match(await page.textContent('#player-top .who'), /Casual \(level 2\)/);
+  assert.match(await page.textContent('#player-top .who'), /Casual \(level\s2\)/);
   assert.ok(await page.isDisabled('#takeback'), 'the computer\'s turn is not the player\'s to take back');
   await noSidewaysScroll(page);
   assert.deepEqual(phone.errors, []);
@@ -147,7 +147,7 @@ test('after resigning, Play again starts the next game with the colours swapped'
   await Promise.all([page.waitForURL((url) => url.href !== before && /\/g\/[A-Za-z0-9]+$/.test(url.pathname)),
     page.click('#rematch')]);
   await waitText(page, '#player-bottom .who', /White · you/);
-  assert.match(await page.textContent('#player-top .who'), /Casual \(level 2\)/, 'the same level');
+  assert.match(await page.textContent('#player-top .who'), /Casual \(level\s2\)/, 'the same level');
   await waitText(page, '#turn', /^Your turn$/);
   assert.deepEqual(phone.errors, []);
 });

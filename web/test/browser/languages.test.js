@@ -6,10 +6,10 @@
 // boards played, the error pages) has no English left in the Malagasy
 // and French pages (text, names a screen reader says, titles), no
 // catalog key shown instead of a text, no accessibility violation, no
-// sideways scroll and no clipped button. Then the language switcher:
-// it keeps a player in their game and seat, and a friend on their
-// invitation; the creator's invitation link and what it shows open in
-// the creator's language.
+// sideways scroll and no clipped button or player's name. Then the
+// language switcher: it keeps a player in their game and seat, and a
+// friend on their invitation; the creator's invitation link and what it
+// shows open in the creator's language.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -84,14 +84,19 @@ function readable(page) {
   });
 }
 
-/** Buttons and button-like links whose text does not fit or that leave the window. */
+/**
+ * Buttons, button-like links and the players' names whose text does not
+ * fit (cut at the side, or below their last line) or that leave the window.
+ */
 function clipped(page) {
   return page.evaluate(() => {
     const bad = [];
-    for (const el of document.querySelectorAll('button, a.button, .choice, .level, .opponent, .langs a, .site-header nav a')) {
+    const selector = 'button, a.button, .choice, .level, .opponent, .langs a, .site-header nav a, .player .who';
+    for (const el of document.querySelectorAll(selector)) {
       const r = el.getBoundingClientRect();
       if (!r.width || !r.height || getComputedStyle(el).visibility === 'hidden') continue;
-      if (el.scrollWidth > el.clientWidth + 1 || r.left < -1 || r.right > innerWidth + 1) {
+      if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1
+        || r.left < -1 || r.right > innerWidth + 1) {
         bad.push(`${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} "${el.textContent.trim()}" (${Math.round(r.left)}–${Math.round(r.right)}, text ${el.scrollWidth} in ${el.clientWidth})`);
       }
     }
@@ -117,7 +122,7 @@ for (const lang of LANGS) {
       const english = pieces.filter((p) => new RegExp(`(^|[^\\p{L}])${escapeRe(p)}($|[^\\p{L}])`, 'u').test(text));
       assert.deepEqual(english, [], `${what}: English in the ${lang} page`);
       await noSidewaysScroll(page);
-      assert.deepEqual(await clipped(page), [], `${what}: clipped buttons`);
+      assert.deepEqual(await clipped(page), [], `${what}: clipped texts`);
       await audit(page, `${what} (${lang})`);
     });
 
@@ -184,7 +189,8 @@ for (const lang of LANGS) {
     await page.waitForSelector('#turn');
     await check('game page, watching');
 
-    const computer = await createGame(server.url, { opponent: 'computer', level: 1, first: 'me' });
+    // The longest of the computer's names, in every language.
+    const computer = await createGame(server.url, { opponent: 'computer', level: 6, first: 'me' });
     await page.goto(local(computer.seat_link));
     await waitText(page, '#turn', said('game.yourTurn'));
     await page.waitForSelector('#computer-actions:not([hidden])');

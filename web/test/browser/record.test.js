@@ -207,7 +207,7 @@ test('against the computer, New game starts a game at the same level with the sa
   await Promise.all([page.waitForURL((url) => url.href !== before && /\/g\/[A-Za-z0-9]+$/.test(url.pathname)),
     page.click('#new-game')]);
   await waitText(page, '#player-bottom .who', /Black · you/);
-  assert.match(await page.textContent('#player-top .who'), /Casual \(level 2\)/, 'the same level');
+  assert.match(await page.textContent('#player-top .who'), /Casual \(level\s2\)/, 'the same level');
   const next = await state(new URL(page.url()).pathname.split('/').pop());
   assert.deepEqual([next.computer.color, next.computer.level, next.result], ['white', 2, null]);
   assert.deepEqual(errors, []);

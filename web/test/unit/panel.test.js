@@ -27,8 +27,8 @@ test('against the computer the result names it, and no win is claimed from it', 
   assert.equal(resultTitle(over('white'), t), 'You win');
   assert.equal(resultTitle(as('spectator', { computer, result: { winner: 'black', reason: 'no_stones' } }), t),
     'The computer wins');
-  assert.equal(computerName(computer, t), 'Computer · Club (level 3)');
-  assert.equal(computerName({ level: 6, name: 'Strongest' }, t), 'Computer · Strongest (level 6)');
+  assert.equal(computerName(computer, t), 'Computer · Club (level\u00a03)');
+  assert.equal(computerName({ level: 6, name: 'Strongest' }, t), 'Computer · Strongest (level\u00a06)');
   const gone = { side_to_move: 'black', abandoned: true, legal_steps: [], computer };
   assert.equal(claimable(as('white', gone)), false);
 });
