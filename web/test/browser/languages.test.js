@@ -85,18 +85,23 @@ function readable(page) {
 }
 
 /**
- * Buttons, button-like links and the players' names whose text does not
- * fit (cut at the side, or below their last line) or that leave the window.
+ * Buttons, button-like links, lists to choose from and the players' names
+ * whose text does not fit (cut at the side, or below their last line) or
+ * that stick out of their container's content or the window.
  */
 function clipped(page) {
   return page.evaluate(() => {
     const bad = [];
-    const selector = 'button, a.button, .choice, .level, .opponent, .langs a, .site-header nav a, .player .who';
+    const selector = 'button, a.button, .choice, .level, .opponent, .langs a, .site-header nav a, .player .who, '
+      + '.level-choice';
     for (const el of document.querySelectorAll(selector)) {
       const r = el.getBoundingClientRect();
       if (!r.width || !r.height || getComputedStyle(el).visibility === 'hidden') continue;
+      const box = el.parentElement.getBoundingClientRect();
+      const style = getComputedStyle(el.parentElement);
+      const right = box.right - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth);
       if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1
-        || r.left < -1 || r.right > innerWidth + 1) {
+        || r.left < -1 || r.right > Math.min(innerWidth, right) + 1) {
         bad.push(`${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} "${el.textContent.trim()}" (${Math.round(r.left)}–${Math.round(r.right)}, text ${el.scrollWidth} in ${el.clientWidth})`);
       }
     }
