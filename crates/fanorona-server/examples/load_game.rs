@@ -1,9 +1,13 @@
 //! Times the store's read path: `load_game` of one game with many actions,
-//! one call after the other, and of many short games from 64 tasks at once
-//! (as when a server restarts and every player reconnects).
+//! one call after the other; `load_from` of that game's last action only,
+//! as a process reads a change another made; and `load_game` of many short
+//! games from 64 tasks at once (as when a server restarts and every player
+//! reconnects). On a temporary SQLite file, or on the database of the URL
+//! given (which it writes to: give it an empty one).
 //!
 //! ```sh
 //! cargo run --release -p fanorona-server --example load_game
+//! cargo run --release -p fanorona-server --example load_game -- postgres://postgres@127.0.0.1/empty
 //! ```
 #![allow(clippy::unwrap_used)]
 
@@ -60,16 +64,13 @@ fn action(n: u64) -> Action {
     Action { by, intent }
 }
 
-/// A game of `actions` actions, written concurrently (one batch).
-async fn game(store: &Arc<dyn Store>, actions: u64) -> GameId {
+/// A game of `actions` actions, written in order (a store refuses an
+/// action number past the end).
+async fn game(store: Arc<dyn Store>, actions: u64) -> GameId {
     let id = GameId::random().unwrap();
     store.create_game(&row(&id)).await.unwrap();
-    let writes = (0..actions).map(|n| {
-        let (store, id) = (store.clone(), id.clone());
-        tokio::spawn(async move { store.append_action(&id, n, &action(n)).await })
-    });
-    for write in writes.collect::<Vec<_>>() {
-        write.await.unwrap().unwrap();
+    for n in 0..actions {
+        store.append_action(&id, n, &action(n)).await.unwrap();
     }
     id
 }
@@ -77,12 +78,18 @@ async fn game(store: &Arc<dyn Store>, actions: u64) -> GameId {
 #[tokio::main]
 async fn main() {
     let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("games.db").display());
+    let url = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| format!("sqlite://{}", dir.path().join("games.db").display()));
     let store = store::open(&url).await.unwrap();
-    let long = game(&store, LONG).await;
+    let long = game(store.clone(), LONG).await;
+    // The short games are written side by side, so their writes share commits.
+    let writers: Vec<_> = (0..GAMES)
+        .map(|_| tokio::spawn(game(store.clone(), SHORT)))
+        .collect();
     let mut short = Vec::with_capacity(GAMES);
-    for _ in 0..GAMES {
-        short.push(game(&store, SHORT).await);
+    for writer in writers {
+        short.push(writer.await.unwrap());
     }
     let short = Arc::new(short);
     for round in 1..=5 {
@@ -92,6 +99,13 @@ async fn main() {
             assert_eq!(loaded.actions.len() as u64, LONG);
         }
         let per_load = started.elapsed() / LONG_LOADS;
+
+        let started = Instant::now();
+        for _ in 0..LONG_LOADS {
+            let tail = store.load_from(&long, LONG - 1).await.unwrap();
+            assert_eq!(tail.actions.len(), 1);
+        }
+        let per_tail = started.elapsed() / LONG_LOADS;
 
         let started = Instant::now();
         let tasks = (0..TASKS).map(|task| {
@@ -109,7 +123,8 @@ async fn main() {
         }
         let per_second = SHORT_LOADS as f64 / started.elapsed().as_secs_f64();
         println!(
-            "round {round}: a game of {LONG} actions {per_load:.1?} per load; \
+            "round {round}: a game of {LONG} actions {per_load:.1?} per load, \
+             its last action alone {per_tail:.1?}; \
              {TASKS} tasks, games of {SHORT} actions: {per_second:.0} loads/s"
         );
     }
