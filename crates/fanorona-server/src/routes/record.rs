@@ -83,8 +83,12 @@ pub(super) fn record(
         "Rules",
         format!("{GAME} {}", catalog.text("which.summary.p")),
     ));
+    // A catalog's no-break spaces keep words together on the page; a
+    // record is plain text, read by programs too.
     for (name, value) in tags {
-        record.set_tag(name, &value).map_err(bug)?;
+        record
+            .set_tag(name, &value.replace('\u{a0}', " "))
+            .map_err(bug)?;
     }
     record.set_start(&facts.start);
     for text in &facts.moves {
