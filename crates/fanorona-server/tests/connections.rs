@@ -223,7 +223,12 @@ async fn two_thousand_held_connections_leave_room_for_players_under_a_low_descri
         answered.try_recv().is_err(),
         "a held connection was answered"
     );
-    assert!(slowest < Duration::from_secs(2), "a 503 took {slowest:?}");
+    // Refused at once, not held until the header timeout (60 s) like the
+    // connections under the cap: the bound is that, not a speed.
+    assert!(
+        slowest < Duration::from_secs(30),
+        "a 503 took {slowest:?}: it waited for the header timeout"
+    );
     println!(
         "{} connections in {connected:?}: {refused} got 503 (the slowest in {slowest:?}), \
          {held} held; the player was served",
@@ -404,8 +409,9 @@ async fn out_of_descriptors_the_accept_loop_backs_off_and_recovers() {
     let addr: SocketAddr = address.parse().unwrap();
     // The server compresses its files when it starts: wait until it is
     // quiet, so the second measured below holds only what accept costs.
+    // A busy machine slows that down, so the wait is generous.
     let pid = child.id().unwrap();
-    tokio::time::timeout(WAIT, async {
+    tokio::time::timeout(6 * WAIT, async {
         loop {
             let before = cpu_ticks(pid);
             tokio::time::sleep(Duration::from_millis(200)).await;
