@@ -340,13 +340,8 @@ fn compare(games: u32, depth: u32, candidate: &Weights) -> Result<()> {
 /// more (at most 1 when `lead` is 0) and no capture pending, fresh from a
 /// capture: `count` of them, spread evenly through the file.
 fn endgame_positions(path: &str, count: usize, lead: usize) -> Result<Vec<Position>> {
-    let text = fs::read_to_string(path)?;
     let mut all = Vec::new();
-    for line in text.lines() {
-        let Some((pos, _)) = line.split_once(';') else {
-            continue;
-        };
-        let pos = Position::from_setup(pos.parse::<Setup>()?)?;
+    for (pos, _) in data_positions(path)? {
         let b = pos.board();
         let (w, k) = (b.count(Color::White), b.count(Color::Black));
         let fits = if lead == 0 {
@@ -360,8 +355,31 @@ fn endgame_positions(path: &str, count: usize, lead: usize) -> Result<Vec<Positi
         }
     }
     all.dedup();
+    Ok(spread(all, count))
+}
+
+/// The positions of a self-play data file, a `POSITION;RESULT` line each,
+/// in order, with their results as written; lines without `;` are passed
+/// over.
+fn data_positions(path: &str) -> Result<Vec<(Position, String)>> {
+    let text = fs::read_to_string(path)?;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let Some((pos, result)) = line.split_once(';') else {
+            continue;
+        };
+        out.push((
+            Position::from_setup(pos.parse::<Setup>()?)?,
+            result.to_owned(),
+        ));
+    }
+    Ok(out)
+}
+
+/// `count` of `all`, spread evenly through them.
+fn spread<T>(all: Vec<T>, count: usize) -> Vec<T> {
     let step = (all.len() / count.max(1)).max(1);
-    Ok(all.into_iter().step_by(step).take(count).collect())
+    all.into_iter().step_by(step).take(count).collect()
 }
 
 /// How a play-out ended: the winner, if any, and the turns it took; and
@@ -727,13 +745,8 @@ fn data_wins(
         sets.load(*w)?;
     }
     let tables = sets.get(stones).ok_or("tables of 2 to 5 stones")?;
-    let text = fs::read_to_string(path)?;
     let mut all = Vec::new();
-    for line in text.lines() {
-        let Some((pos, _)) = line.split_once(';') else {
-            continue;
-        };
-        let pos = Position::from_setup(pos.parse::<Setup>()?)?;
+    for (pos, _) in data_positions(path)? {
         if pos.board().occupied().count() != stones || pos.has_capture() {
             continue;
         }
@@ -749,8 +762,7 @@ fn data_wins(
     }
     all.dedup();
     let found = all.len();
-    let step = (found / count.max(1)).max(1);
-    let positions: Vec<Position> = all.into_iter().step_by(step).take(count).collect();
+    let positions = spread(all, count);
     let source = format!("{stones}-stone positions of {path} (of {found} that fit)");
     win_play_outs(
         &positions, &source, nodes, min_turns, stones, winners, &sets,
@@ -813,18 +825,13 @@ fn win_play_outs(
 /// of those the game went on to lose or draw.
 fn table_stats(path: &str, stones: usize, min_turns: u32) -> Result<()> {
     let tables = load_tables(stones)?.ok_or("tables of 2 to 5 stones")?;
-    let text = fs::read_to_string(path)?;
     // Per number of stones: positions, wins, draws, losses, long wins,
     // long wins the game did not win, stretches of long wins.
     let mut counts = vec![[0u32; 7]; stones + 1];
     let mut last_long = vec![usize::MAX - 2; stones + 1];
-    let mut total = 0;
-    for (index, line) in text.lines().enumerate() {
-        let Some((pos, result)) = line.split_once(';') else {
-            continue;
-        };
-        total += 1;
-        let pos = Position::from_setup(pos.parse::<Setup>()?)?;
+    let data = data_positions(path)?;
+    let total = data.len();
+    for (index, (pos, result)) in data.into_iter().enumerate() {
         let n = pos.board().occupied().count();
         let Some(probe) = tables.probe(&pos) else {
             continue;
