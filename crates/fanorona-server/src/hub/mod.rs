@@ -588,23 +588,13 @@ impl Hub {
                 change = changes.recv() => change,
                 () = shutdown.cancelled() => return,
             };
-            match change {
-                Ok(Change::Game { id, seq }) => {
-                    let live = self.games().get(&id).and_then(|slot| slot.get().cloned());
-                    if let Some(handle) = live {
-                        tell(&handle, Command::Changed(seq));
-                    }
-                }
+            let (id, command) = match change {
+                Ok(Change::Game { id, seq }) => (id, Command::Changed(seq)),
                 Ok(Change::Presence {
                     id,
                     process,
                     notice,
-                }) => {
-                    let live = self.games().get(&id).and_then(|slot| slot.get().cloned());
-                    if let Some(handle) = live {
-                        tell(&handle, Command::Heard(process, notice));
-                    }
-                }
+                }) => (id, Command::Heard(process, notice)),
                 Ok(Change::Missed) | Err(broadcast::error::RecvError::Lagged(_)) => {
                     let live: Vec<GameHandle> = self
                         .games()
@@ -618,8 +608,13 @@ impl Hub {
                     for handle in &live {
                         tell(handle, Command::Changed(None));
                     }
+                    continue;
                 }
                 Err(broadcast::error::RecvError::Closed) => return,
+            };
+            let live = self.games().get(&id).and_then(|slot| slot.get().cloned());
+            if let Some(handle) = live {
+                tell(&handle, command);
             }
         }
     }

@@ -189,11 +189,10 @@ impl GameTask {
             let mut active = true;
             tokio::select! {
                 command = rx.recv() => match command {
-                    Some(Command::Heard(process, notice)) => {
-                        active = false;
-                        self.heard(process, notice);
+                    Some(command) => {
+                        active = !matches!(command, Command::Heard(..));
+                        self.handle(command).await;
                     }
-                    Some(command) => self.handle(command).await,
                     None => break,
                 },
                 () = sleep_until(abandon_at.unwrap_or_else(far_future)), if abandon_at.is_some() => {
@@ -211,7 +210,7 @@ impl GameTask {
                 }
                 event = self.computer.next() => self.on_computer(event).await,
                 () = shutdown.cancelled() => {
-                    self.say_goodbye();
+                    self.announce_held(Notice::Gone);
                     break;
                 }
             }
@@ -317,7 +316,7 @@ impl GameTask {
         let now = Instant::now();
         if now >= self.next_beat {
             self.next_beat = now + self.hub.config().presence_heartbeat;
-            self.say_here();
+            self.announce_held(Notice::Here);
         }
         if self.refresh_presence() {
             // A process that played the computer for its player may have
@@ -327,22 +326,13 @@ impl GameTask {
         }
     }
 
-    /// Says [`Notice::Here`] for every player this process holds a socket
-    /// of.
-    fn say_here(&self) {
+    /// Says `notice` of every player this process holds a socket of:
+    /// [`Notice::Here`] again and again, [`Notice::Gone`] as it shuts down,
+    /// so that the others need not wait for the lifetime.
+    fn announce_held(&self, notice: fn(Color) -> Notice) {
         for color in Color::ALL {
             if self.presence.get(color).connections > 0 {
-                self.announce(Notice::Here(color));
-            }
-        }
-    }
-
-    /// Says [`Notice::Gone`] for every player this process holds a socket
-    /// of, as it shuts down: the others need not wait for the lifetime.
-    fn say_goodbye(&self) {
-        for color in Color::ALL {
-            if self.presence.get(color).connections > 0 {
-                self.announce(Notice::Gone(color));
+                self.announce(notice(color));
             }
         }
     }
@@ -360,7 +350,7 @@ impl GameTask {
                 self.presence.get_mut(color).elsewhere.remove(&process);
             }
             Notice::Ask => {
-                self.say_here();
+                self.announce_held(Notice::Here);
                 return;
             }
         }
