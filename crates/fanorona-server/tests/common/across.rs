@@ -26,6 +26,13 @@ pub fn some_intent(state: &Value, rng: &mut fastrand::Rng) -> Value {
     if steps.is_empty() || (state["can_end_turn"] == true && rng.u8(..4) == 0) {
         return json!({ "type": "end_turn" });
     }
+    some_step(state, rng)
+}
+
+/// The intent that plays one of the legal steps of `state`, which has
+/// some, chosen by `rng`.
+fn some_step(state: &Value, rng: &mut fastrand::Rng) -> Value {
+    let steps = state["legal_steps"].as_array().unwrap();
     let s = &steps[rng.usize(..steps.len())];
     json!({ "type": "step", "from": s["from"], "to": s["to"], "kind": s["kind"] })
 }
@@ -43,7 +50,16 @@ pub async fn race(
     rng: &mut fastrand::Rng,
 ) -> (Value, bool) {
     let seq = state["seq"].as_u64().unwrap();
-    let (one, other) = (some_intent(state, rng), some_intent(state, rng));
+    // Two ends of turn, or two steps: whichever is played first, the
+    // other is refused. A step then an end of turn could both be played
+    // (the chain goes on, then stops), and a process that had heard of
+    // the first would rightly accept the second.
+    let one = some_intent(state, rng);
+    let other = if one["type"] == "end_turn" {
+        one.clone()
+    } else {
+        some_step(state, rng)
+    };
     let ((status_a, answer_a), (status_b, answer_b)) =
         tokio::join!(a.intent(id, secret, one), b.intent(id, secret, other));
     let (won, lost, status) = match (status_a, status_b) {
