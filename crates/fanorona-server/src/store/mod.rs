@@ -331,6 +331,12 @@ fn corrupt(message: String) -> StoreError {
     StoreError::Other(message.into())
 }
 
+/// Action number `seq` as both databases store it, a signed 64-bit
+/// integer.
+fn seq_column(seq: u64) -> Result<i64, StoreError> {
+    i64::try_from(seq).map_err(|_| corrupt("action number overflow".into()))
+}
+
 /// The stored columns of an action: its kind, its step in notation, and
 /// the level it chose.
 fn encode_action(action: &Action) -> (&'static str, Option<String>, Option<i64>) {

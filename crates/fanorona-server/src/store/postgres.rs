@@ -24,8 +24,8 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 
 use self::writer::{Write, Writer};
 use super::{
-    color_text, corrupt, decode_action, encode_action, parse_color, parse_level, Change, GameRow,
-    Notice, Store, StoreError, StoredGame,
+    color_text, corrupt, decode_action, encode_action, parse_color, parse_level, seq_column,
+    Change, GameRow, Notice, Store, StoreError, StoredGame,
 };
 use crate::{
     game::{Action, ComputerSeat},
@@ -94,6 +94,13 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
 /// a conflict, and must not after an error (the transaction is aborted).
 fn failed(e: sqlx::Error) -> StoreError {
     StoreError::Other(Box::new(e))
+}
+
+/// What a write statement that returns a row when it writes says: done,
+/// or [`StoreError::Conflict`] (no row: the statement's condition or
+/// `ON CONFLICT DO NOTHING` kept it from writing).
+fn written(row: Option<PgRow>) -> Result<(), StoreError> {
+    row.map(drop).ok_or(StoreError::Conflict)
 }
 
 /// The connection settings of `url` (`postgres://` or `postgresql://`).
@@ -261,10 +268,7 @@ async fn insert_game(conn: &mut PgConnection, row: &GameRow) -> Result<(), Store
         .fetch_optional(conn)
         .await
         .map_err(failed)?;
-    match done {
-        Some(_) => Ok(()),
-        None => Err(StoreError::Conflict),
-    }
+    written(done)
 }
 
 /// Gives the free seat of `color` to `seat` and announces it on
@@ -296,10 +300,7 @@ async fn claim_seat(
         .fetch_optional(conn)
         .await
         .map_err(failed)?;
-    match done {
-        Some(_) => Ok(()),
-        None => Err(StoreError::Conflict),
-    }
+    written(done)
 }
 
 /// Stores action `seq` of game `id` and announces it on `channel` when
@@ -312,7 +313,7 @@ async fn insert_action(
     action: &Action,
 ) -> Result<(), StoreError> {
     let (kind, step, level) = encode_action(action);
-    let number = i64::try_from(seq).map_err(|_| corrupt("action number overflow".into()))?;
+    let number = seq_column(seq)?;
     let done = sqlx::query(INSERT_ACTION)
         .bind(id.as_str())
         .bind(number)
@@ -326,10 +327,7 @@ async fn insert_action(
         .fetch_optional(conn)
         .await
         .map_err(failed)?;
-    match done {
-        Some(_) => Ok(()),
-        None => Err(StoreError::Conflict),
-    }
+    written(done)
 }
 
 fn parse_hash(text: Option<String>) -> Result<Option<SecretHash>, StoreError> {
@@ -378,7 +376,7 @@ impl Store for PgStore {
     }
 
     async fn load_from(&self, id: &GameId, first: u64) -> Result<StoredGame, StoreError> {
-        let from = i64::try_from(first).map_err(|e| StoreError::Other(e.into()))?;
+        let from = seq_column(first)?;
         let rows = sqlx::query(SELECT_GAME)
             .bind(id.as_str())
             .bind(from)

@@ -37,7 +37,8 @@ pub use self::file::Backup;
 pub(crate) use self::file::{backup, check, Checked, CHECK_LIMIT};
 use self::writer::{Write, Writer};
 use super::{
-    corrupt, decode_action, parse_color, parse_level, GameRow, Store, StoreError, StoredGame,
+    corrupt, decode_action, parse_color, parse_level, seq_column, GameRow, Store, StoreError,
+    StoredGame,
 };
 use crate::{
     game::{Action, ComputerSeat},
@@ -307,7 +308,7 @@ fn parse_computer(
 /// Reads game `id` and its actions in one read transaction (one snapshot
 /// of both tables).
 fn read_game(conn: &mut Connection, id: &GameId, first: u64) -> Result<StoredGame, StoreError> {
-    let from = i64::try_from(first).map_err(|e| StoreError::Other(e.into()))?;
+    let from = seq_column(first)?;
     let tx = conn.transaction()?;
     let row = {
         let mut statement = tx.prepare_cached(SELECT_GAME)?;

@@ -19,7 +19,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::{
     game::Action,
     ids::{GameId, SecretHash},
-    store::{color_text, corrupt, encode_action, GameRow, StoreError},
+    store::{color_text, encode_action, seq_column, GameRow, StoreError},
 };
 
 /// At most this many writes share one commit.
@@ -224,7 +224,7 @@ fn insert_action(
     action: &Action,
 ) -> Result<(), StoreError> {
     let (kind, step, level) = encode_action(action);
-    let seq = i64::try_from(seq).map_err(|_| corrupt("action number overflow".into()))?;
+    let seq = seq_column(seq)?;
     let done = conn.prepare_cached(INSERT_ACTION)?.execute(params![
         id.as_str(),
         seq,
