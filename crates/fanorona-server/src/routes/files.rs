@@ -41,8 +41,8 @@ pub(crate) struct File {
 pub(crate) struct Files {
     /// The files as embedded; a page as written, in English.
     files: HashMap<String, File>,
-    /// Each page by its language and name.
-    pages: HashMap<(Lang, String), File>,
+    /// Each page by its name, in each language.
+    pages: HashMap<String, HashMap<Lang, File>>,
 }
 
 impl Files {
@@ -83,7 +83,11 @@ impl Files {
                         .ok()
                         .and_then(|text| i18n::translate(text, lang));
                     if let Some(page) = page {
-                        pages.insert((lang, name.to_string()), File::new(page, &file.mime));
+                        let page = File::new(page, &file.mime);
+                        pages
+                            .entry(name.to_string())
+                            .or_insert_with(HashMap::new)
+                            .insert(lang, page);
                     }
                 }
             }
@@ -101,18 +105,24 @@ impl Files {
     /// The file `name`, a page in `lang`.
     pub(crate) fn page(&self, name: &str, lang: Lang) -> Option<&File> {
         self.pages
-            .get(&(lang, name.to_owned()))
+            .get(name)
+            .and_then(|langs| langs.get(&lang))
             .or_else(|| self.files.get(name))
     }
 
-    /// Every file the server sends, each page in each language, in no
-    /// particular order.
+    /// Every file the server sends, in no particular order: each page in
+    /// each language, and not as written (sent only if it could not be
+    /// translated), so that no work goes into a page nobody gets.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, &File)> {
-        let files = self.files.iter().map(|(name, file)| (name.as_str(), file));
+        let files = self
+            .files
+            .iter()
+            .filter(|(name, _)| !self.pages.contains_key(*name))
+            .map(|(name, file)| (name.as_str(), file));
         let pages = self
             .pages
             .iter()
-            .map(|((_, name), file)| (name.as_str(), file));
+            .flat_map(|(name, langs)| langs.values().map(move |file| (name.as_str(), file)));
         files.chain(pages)
     }
 }
