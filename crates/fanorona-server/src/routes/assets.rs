@@ -42,8 +42,7 @@ const MIN_COMPRESSED_SIZE: usize = 256;
 
 /// Every path not routed elsewhere: a file of `web/`, or 404 (also for
 /// the templates, which only their routes fill in and serve).
-pub(super) async fn static_file(uri: Uri, headers: HeaderMap) -> Response {
-    let choice = Choice::of(uri.query(), &headers);
+pub(super) async fn static_file(uri: Uri, choice: Choice, headers: HeaderMap) -> Response {
     if super::template::is_template(uri.path()) {
         return page_with_status(Message::Missing, StatusCode::NOT_FOUND, choice, &headers);
     }

@@ -13,10 +13,14 @@
 
 use std::{
     collections::{BTreeMap, HashMap},
+    convert::Infallible,
     sync::LazyLock,
 };
 
-use axum::http::{header, HeaderMap, HeaderValue};
+use axum::{
+    extract::FromRequestParts,
+    http::{header, request::Parts, HeaderMap, HeaderValue},
+};
 use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
 use lol_html::{element, html_content::ContentType, rewrite_str, RewriteStrSettings};
 use rust_embed::RustEmbed;
@@ -121,6 +125,15 @@ impl Choice {
                 out.append(header::SET_COOKIE, value);
             }
         }
+    }
+}
+
+/// A handler's argument: the language of its request ([`Choice::of`]).
+impl<S: Send + Sync> FromRequestParts<S> for Choice {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Choice, Infallible> {
+        Ok(Choice::of(parts.uri.query(), &parts.headers))
     }
 }
 

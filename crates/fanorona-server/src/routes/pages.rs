@@ -5,7 +5,7 @@
 
 use axum::{
     extract::{Query, State},
-    http::{HeaderMap, StatusCode, Uri},
+    http::{HeaderMap, StatusCode},
     response::{IntoResponse, Redirect, Response},
 };
 use axum_extra::extract::CookieJar;
@@ -23,8 +23,7 @@ use crate::{
 };
 
 /// `GET /`: the home page.
-pub(super) async fn index(uri: Uri, headers: HeaderMap) -> Response {
-    let choice = Choice::of(uri.query(), &headers);
+pub(super) async fn index(choice: Choice, headers: HeaderMap) -> Response {
     assets::respond::<assets::Web>("index.html", choice, &headers)
 }
 
@@ -44,10 +43,9 @@ pub(super) async fn game(
     Query(query): Query<GameQuery>,
     State(state): State<AppState>,
     jar: CookieJar,
-    uri: Uri,
+    choice: Choice,
     headers: HeaderMap,
 ) -> Response {
-    let choice = Choice::of(uri.query(), &headers);
     let page = match game {
         Ok(GamePath(id)) => game_page(&id, query, &state, jar, choice, &headers).await,
         Err(error) => Err(error),

@@ -8,7 +8,7 @@ use std::time::{Duration, UNIX_EPOCH};
 
 use axum::{
     extract::State,
-    http::{header, HeaderMap, Uri},
+    http::header,
     response::{IntoResponse, Response},
 };
 use fanorona::{Color, Record, Score, TagError, Turn};
@@ -29,12 +29,11 @@ const GAME: &str = "fanoron-tsivy (9x5).";
 pub(super) async fn get_record(
     GamePath(id): GamePath,
     State(hub): State<Hub>,
-    uri: Uri,
-    headers: HeaderMap,
+    choice: Choice,
 ) -> Result<Response, AppError> {
     let handle = hub.get(&id).await?;
     let facts = handle.record().await?;
-    let catalog = Catalog::of(Choice::of(uri.query(), &headers).lang);
+    let catalog = Catalog::of(choice.lang);
     let text = record(&facts, &hub.site().origin, &id, catalog)?.to_string();
     let disposition = format!("attachment; filename=\"fanorona-{id}.txt\"");
     Ok((
