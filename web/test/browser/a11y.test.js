@@ -23,12 +23,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startServer, launchBrowser, watchedPage, waitText, tapPoint, createGame, pressJoin, contrastRatio,
+  CHAIN, onServer,
 } from './harness.js';
 import { audit, accessible, spokenText } from './axe.js';
-
-// A white stone on e2 that takes e4 and e5 by approach and may then take
-// c3 from e3: after the first capture the chain goes on.
-const CHAIN = '....B..../....B..../..B....../....W..../......... w';
 
 const SIZES = {
   desktop: { viewport: { width: 1280, height: 800 } },
@@ -54,7 +51,7 @@ after(async () => {
   await expiring?.close();
 });
 
-const local = (link) => server.url + new URL(link).pathname + new URL(link).search;
+const local = (link) => onServer(server.url, link);
 
 /**
  * Checks that the page has one heading of level 1 and that it reads

@@ -299,6 +299,25 @@ export async function waitLabel(page, sq, pattern) {
 }
 
 /**
+ * A white stone on e2 that takes e4 and e5 by approach and may then take
+ * c3 from e3: after the first capture the chain goes on. A start for
+ * `createGame(origin, { first: 'me', position: CHAIN })` on a server
+ * started with --allow-custom-start.
+ */
+export const CHAIN = '....B..../....B..../..B....../....W..../......... w';
+
+/**
+ * `link`, as the server wrote it (with its public origin), on the test
+ * server at `origin`.
+ * @param {string} origin
+ * @param {string} link
+ */
+export function onServer(origin, link) {
+  const url = new URL(link);
+  return origin + url.pathname + url.search;
+}
+
+/**
  * Creates a game through the HTTP API, as the front page does.
  * @param {string} origin the server's URL
  * @param {object} body e.g. {first: 'me'} or {first: 'me', position: '…'}

@@ -15,13 +15,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startServer, launchBrowser, watchedPage, waitText, tapPoint, createGame, pressJoin, noSidewaysScroll,
+  CHAIN, onServer,
 } from './harness.js';
 import { audit } from './axe.js';
 import { CATALOGS, LANGS, translatorFor } from '../catalogs.js';
-
-// A white stone on e2 that takes e4 and e5 by approach and may then take
-// c3 from e3: after the first capture the chain goes on.
-const CHAIN = '....B..../....B..../..B....../....W..../......... w';
 
 const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
 
@@ -42,7 +39,7 @@ after(async () => {
   await expiring?.close();
 });
 
-const local = (link) => server.url + new URL(link).pathname + new URL(link).search;
+const local = (link) => onServer(server.url, link);
 const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Every text of a catalog, plural forms included. */

@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startServer, launchBrowser, phoneContext, watchedPage, shot, noSidewaysScroll, waitText,
-  createGame, pressJoin,
+  createGame, pressJoin, onServer,
 } from './harness.js';
 import { translatorFor } from '../catalogs.js';
 
@@ -31,7 +31,7 @@ after(async () => {
 
 const DESKTOPS = [[1280, 800], [1920, 1080]];
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
-const local = (link) => server.url + new URL(link).pathname + new URL(link).search;
+const local = (link) => onServer(server.url, link);
 
 /** The box of `selector` on the screen, rounded to whole pixels. */
 async function box(page, selector) {
