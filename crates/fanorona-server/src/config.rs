@@ -124,10 +124,38 @@ pub struct Config {
     #[arg(long, env = "FANORONA_ENGINE_THREADS", default_value_t = 1)]
     pub engine_threads: usize,
 
-    /// Searches that may wait for a thread; past it a new game against the
-    /// computer is refused (`503 busy`) and a waiting game tries again.
+    /// Searches that may wait for a thread, from every client (at most as
+    /// many as `--computer-max-wait` can serve at 50 ms each); past it a
+    /// new game against the computer or a hint is refused (`503 busy`) and
+    /// a waiting game tries again.
     #[arg(long, env = "FANORONA_ENGINE_QUEUE", default_value_t = 256)]
     pub engine_queue: usize,
+
+    /// The longest a person should wait for the computer's turn or a hint
+    /// while others wait for the search threads too: past their share of
+    /// it, searches are cut short and play the best turn found so far.
+    #[arg(long, env = "FANORONA_COMPUTER_MAX_WAIT", default_value = "5s", value_parser = humantime::parse_duration)]
+    pub computer_max_wait: Duration,
+
+    /// Games against the computer one client address may play at once
+    /// (games not over whose player is connected, or was over HTTP a
+    /// moment ago); also the most searches it may have waiting. Past it a
+    /// new game against the computer is refused
+    /// (`429 too_many_computer_games`).
+    #[arg(long, env = "FANORONA_COMPUTER_GAMES_PER_ADDRESS", default_value_t = 4)]
+    pub computer_games_per_address: u32,
+
+    /// Hints one game may have searched per minute, in bursts of up to
+    /// three; a hint asked again for the same position is answered from
+    /// the first search and not counted. Past it `429 hint_limit`.
+    #[arg(long, env = "FANORONA_HINTS_PER_MINUTE", default_value_t = 10)]
+    pub hints_per_minute: u32,
+
+    /// Actions one game may store: past it the game can only be played to
+    /// its end (steps, ends of turn, resigning...), and takebacks, hints,
+    /// level changes and draw offers get `409 game_too_long`.
+    #[arg(long, env = "FANORONA_MAX_GAME_ACTIONS", default_value_t = 5000)]
+    pub max_game_actions: u64,
 
     /// The longest one search may take; it then plays the best turn found.
     #[arg(long, env = "FANORONA_ENGINE_MAX_TIME", default_value = "5s", value_parser = humantime::parse_duration)]
@@ -272,6 +300,13 @@ impl fmt::Debug for Config {
             .field("engine_threads", &self.engine_threads)
             .field("engine_nice", &self.engine_nice)
             .field("engine_queue", &self.engine_queue)
+            .field("computer_max_wait", &self.computer_max_wait)
+            .field(
+                "computer_games_per_address",
+                &self.computer_games_per_address,
+            )
+            .field("hints_per_minute", &self.hints_per_minute)
+            .field("max_game_actions", &self.max_game_actions)
             .field("engine_max_time", &self.engine_max_time)
             .field("engine_table_mb", &self.engine_table_mb)
             .field("engine_table_stones", &self.engine_table_stones)
@@ -307,6 +342,10 @@ mod tests {
         assert_eq!(config.engine_threads, 1);
         assert_eq!(config.engine_queue, 256);
         assert_eq!(config.engine_max_time, Duration::from_secs(5));
+        assert_eq!(config.computer_max_wait, Duration::from_secs(5));
+        assert_eq!(config.computer_games_per_address, 4);
+        assert_eq!(config.hints_per_minute, 10);
+        assert_eq!(config.max_game_actions, 5000);
         assert_eq!(config.engine_table_mb, 16);
         assert_eq!(config.engine_table_stones, 4);
         assert_eq!(config.engine_nice, 19);

@@ -2,7 +2,7 @@
 
 use axum::{
     extract::rejection::JsonRejection,
-    http::StatusCode,
+    http::{header, HeaderValue, StatusCode},
     response::{IntoResponse, Response},
 };
 use fanorona::PlayError;
@@ -12,6 +12,10 @@ use crate::{
     protocol::{EncodeError, ProtocolError, ServerMsg},
     store::StoreError,
 };
+
+/// The seconds a client is told to wait after `busy`: about as long as
+/// the searches ahead of it may take (`--computer-max-wait`'s default).
+const BUSY_RETRY_AFTER: u64 = 5;
 
 /// Everything a request or a message can fail with. Each has a stable code
 /// and status; internal details are logged, never sent.
@@ -59,6 +63,22 @@ pub enum AppError {
     /// Too many searches wait for the computer's threads.
     #[error("the computer is busy: try again in a moment")]
     Busy,
+    /// This client already plays as many games against the computer as
+    /// it may at once.
+    #[error("you are already playing as many games against the computer as one address may: finish one, or close its page")]
+    TooManyComputerGames,
+    /// This game has had as many hints searched as it may for now; the
+    /// next is possible after this many seconds.
+    #[error("too many hints in this game: wait a moment")]
+    HintLimit(u64),
+    /// The game moved on (a step, a takeback, the end) before the hint
+    /// asked for was found.
+    #[error("the game moved on before the hint was found")]
+    HintOutdated,
+    /// The game holds as many actions as it may: only what plays it to its
+    /// end is still accepted.
+    #[error("this game has reached its limit of actions: only steps, ends of turn and resigning are still possible")]
+    GameTooLong,
     /// Too many requests from this address or socket.
     #[error("too many requests: slow down and try again in a moment")]
     RateLimited,
@@ -102,6 +122,10 @@ impl AppError {
             AppError::NotSaved => "not_saved",
             AppError::GameChanged(_) => "game_changed",
             AppError::Busy => "busy",
+            AppError::TooManyComputerGames => "too_many_computer_games",
+            AppError::HintLimit(_) => "hint_limit",
+            AppError::HintOutdated => "hint_outdated",
+            AppError::GameTooLong => "game_too_long",
             AppError::RateLimited => "rate_limited",
             AppError::TooManyConnections => "too_many_connections",
             AppError::TooLarge => "too_large",
@@ -118,7 +142,10 @@ impl AppError {
         match self {
             AppError::Game(GameError::Play(PlayError::GameOver(_))) => StatusCode::CONFLICT,
             AppError::Game(GameError::Play(_)) => StatusCode::UNPROCESSABLE_ENTITY,
-            AppError::Game(_) | AppError::GameChanged(_) => StatusCode::CONFLICT,
+            AppError::Game(_)
+            | AppError::GameChanged(_)
+            | AppError::HintOutdated
+            | AppError::GameTooLong => StatusCode::CONFLICT,
             AppError::Protocol(_) => StatusCode::BAD_REQUEST,
             AppError::GameNotFound => StatusCode::NOT_FOUND,
             AppError::InvitationExpired => StatusCode::GONE,
@@ -130,13 +157,26 @@ impl AppError {
             AppError::Unavailable | AppError::NotSaved | AppError::Busy => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
-            AppError::RateLimited | AppError::TooManyConnections => StatusCode::TOO_MANY_REQUESTS,
+            AppError::RateLimited
+            | AppError::TooManyConnections
+            | AppError::TooManyComputerGames
+            | AppError::HintLimit(_) => StatusCode::TOO_MANY_REQUESTS,
             AppError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::Store(_)
             | AppError::Random(_)
             | AppError::Record(_)
             | AppError::Encode(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The seconds a client should wait before trying again, for the
+    /// errors that know: the `Retry-After` header over HTTP.
+    pub fn retry_after(&self) -> Option<u64> {
+        match self {
+            AppError::Busy => Some(BUSY_RETRY_AFTER),
+            AppError::HintLimit(seconds) => Some(*seconds),
+            _ => None,
         }
     }
 
@@ -181,11 +221,17 @@ impl From<JsonRejection> for AppError {
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let body = self.to_json();
-        (
+        let mut response = (
             self.status(),
-            [(axum::http::header::CONTENT_TYPE, "application/json")],
+            [(header::CONTENT_TYPE, "application/json")],
             body,
         )
-            .into_response()
+            .into_response();
+        if let Some(seconds) = self.retry_after() {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
     }
 }

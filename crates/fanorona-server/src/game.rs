@@ -155,6 +155,21 @@ impl IntentKind {
         )
     }
 
+    /// Whether the kind plays the game on to its end: what a game that
+    /// has reached `--max-game-actions` still accepts. The rules bound how
+    /// many of these a game can have once takebacks stop.
+    pub const fn plays_on(self) -> bool {
+        matches!(
+            self,
+            IntentKind::Step
+                | IntentKind::EndTurn
+                | IntentKind::Resign
+                | IntentKind::AcceptDraw
+                | IntentKind::ClaimVictory
+                | IntentKind::Rematch
+        )
+    }
+
     /// Whether the kind makes sense only between two people: what the
     /// computer cannot answer (draw offers) or cannot be (away).
     pub const fn people_only(self) -> bool {

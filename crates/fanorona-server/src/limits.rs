@@ -135,6 +135,19 @@ impl PerClient {
         })
     }
 
+    /// Counts one more for `client` even past the cap: for what was
+    /// already allowed once and comes back (a player who reconnects to a
+    /// game), which a cap must not shut out.
+    pub(crate) fn acquire_anyway(&self, client: IpAddr) -> Held {
+        let client = client_key(client);
+        let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        *held.entry(client).or_default() += 1;
+        Held {
+            held: self.held.clone(),
+            client,
+        }
+    }
+
     /// How many `client` holds.
     #[cfg(test)]
     pub(crate) fn held(&self, client: IpAddr) -> u32 {
@@ -273,6 +286,14 @@ mod tests {
         assert_eq!(sockets.held(ip("2001:db8::9")), 1);
         assert!(sockets.acquire(ip("2001:db8::3")).is_some());
         drop(two);
+        assert_eq!(sockets.held(ip("2001:db8::9")), 0);
+        // Past the cap only on purpose, and given back all the same.
+        let held: Vec<_> = (0..3)
+            .map(|_| sockets.acquire_anyway(ip("2001:db8::1")))
+            .collect();
+        assert_eq!(sockets.held(ip("2001:db8::9")), 3);
+        assert!(sockets.acquire(ip("2001:db8::3")).is_none());
+        drop(held);
         assert_eq!(sockets.held(ip("2001:db8::9")), 0);
         assert!(PerClient::new(0).acquire(ip("10.0.0.1")).is_none());
     }

@@ -1,21 +1,29 @@
 //! The computer's searches: a bounded pool of OS threads outside the async
-//! runtime, each with its own engine, fed first come, first served.
+//! runtime, each with its own engine, shared fairly by every client.
 //!
-//! A game's task submits a position and gets a [`Ticket`]: the answer comes
-//! back on a oneshot channel, and dropping or cancelling the ticket raises
-//! the search's stop flag (a takeback, an unloaded game, shutdown). Every
-//! search also stops at `--engine-max-time`, watched by one more thread,
-//! and then answers with the best turn found so far. The endgame tables
-//! are built once per process, in the background, when the first search is
-//! asked for; searches use them once they are ready.
+//! A game's task submits a position for a client (the person it plays
+//! for, or who asked a hint) and gets a [`Ticket`]: the answer comes back
+//! on a oneshot channel, and dropping the ticket takes the search out of
+//! the queue or stops it (a takeback, a game that moved on, a player who
+//! left, an unloaded game, shutdown). The waiting searches are served one
+//! client at a time, in turn ([`queue`]), and each stops within its
+//! budget ([`budget`]): its level's own, or less when others wait, so that
+//! nobody waits longer than `--computer-max-wait` for a thread. Every
+//! search also stops at `--engine-max-time`. One more thread watches the
+//! deadlines and raises the stop flags. The endgame tables are built once
+//! per process, in the background, when the first search is asked for;
+//! searches use them once they are ready.
 
+mod budget;
+mod metrics;
+mod queue;
 mod worker;
 
 use std::{
-    collections::VecDeque,
+    net::IpAddr,
     sync::{
         atomic::{AtomicBool, Ordering},
-        Arc, Condvar, Mutex, MutexGuard, PoisonError,
+        Arc, Condvar, Mutex, MutexGuard, PoisonError, Weak,
     },
     time::{Duration, Instant},
 };
@@ -24,10 +32,24 @@ use fanorona::{Position, Turn};
 use fanorona_engine::Level;
 use tokio::sync::oneshot;
 
+pub(crate) use self::metrics::Metrics;
+use self::{
+    budget::Bounds,
+    queue::{Queue, Queued},
+};
 use crate::{config::Config, ids::GameId};
 
-/// The longest a hint searches (less when `--engine-max-time` is less).
+/// The longest a hint searches (less when `--engine-max-time` is less, or
+/// others wait).
 pub const HINT_TIME: Duration = Duration::from_secs(1);
+
+/// The level whose node budget a hint has: a hint is the strongest help a
+/// player gets, but it is free to ask, so it searches less than the
+/// strongest level plays.
+pub const HINT_LEVEL: Level = match Level::new(5) {
+    Some(level) => level,
+    None => Level::MAX,
+};
 
 /// What a search is for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -40,9 +62,33 @@ pub enum Search {
         /// Derived from the game and its count of actions: [`seed`].
         seed: u64,
     },
-    /// The best turn, for a hint: the strongest level's budget, at most
+    /// The best turn, for a hint: [`HINT_LEVEL`]'s node budget, at most
     /// [`HINT_TIME`].
     Hint,
+}
+
+impl Search {
+    /// Whether the search may take long: by nodes, not a few turns deep.
+    fn heavy(self) -> bool {
+        match self {
+            Search::Play { level, .. } => level.spec().nodes.is_some(),
+            Search::Hint => true,
+        }
+    }
+}
+
+/// A search to queue: of `position`, in `game`, for `client` (the
+/// address the limits count), whose turn in the queue it takes.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// The client the search is for.
+    pub client: IpAddr,
+    /// The game it is for.
+    pub game: GameId,
+    /// The position to search.
+    pub position: Position,
+    /// What for.
+    pub search: Search,
 }
 
 /// The seed of the computer's choice in game `game` after `actions`
@@ -61,34 +107,40 @@ pub fn seed(game: &GameId, actions: u64) -> u64 {
 #[error("the computer is busy")]
 pub struct Busy;
 
-/// A queued or running search. Dropping it stops the search.
+/// A queued or running search. Dropping it takes the search out of the
+/// queue, or stops it if it runs.
 #[derive(Debug)]
 pub struct Ticket {
     /// The best turn (`None` when the game is over); an error when the
     /// search was dropped (shutdown).
     pub answer: oneshot::Receiver<Option<Turn>>,
     stop: Arc<AtomicBool>,
-}
-
-impl Ticket {
-    /// Stops the search: it answers at once, or never if not started.
-    pub fn cancel(&self) {
-        self.stop.store(true, Ordering::Relaxed);
-    }
+    id: u64,
+    client: IpAddr,
+    pool: Weak<Inner>,
 }
 
 impl Drop for Ticket {
     fn drop(&mut self) {
-        self.cancel();
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(inner) = self.pool.upgrade() {
+            let mut state = inner.lock();
+            if state.queue.remove(self.client, self.id).is_some() {
+                inner.metrics.dropped(false);
+                inner.show_queue(&state);
+            }
+        }
     }
 }
 
 /// The pool's settings, from the configuration.
 #[derive(Copy, Clone, Debug)]
 struct Settings {
-    threads: usize,
+    bounds: Bounds,
+    /// The most searches waiting in all.
     queue: usize,
-    max_time: Duration,
+    /// The most searches one client may have waiting.
+    per_client: usize,
     table_bytes: usize,
     nice: i32,
     table_stones: usize,
@@ -97,20 +149,45 @@ struct Settings {
 /// One search waiting for a thread.
 #[derive(Debug)]
 struct Job {
+    id: u64,
     game: GameId,
     position: Position,
     search: Search,
     stop: Arc<AtomicBool>,
     reply: oneshot::Sender<Option<Turn>>,
+    /// When it was asked for.
+    queued: Instant,
+}
+
+impl Queued for Job {
+    fn id(&self) -> u64 {
+        self.id
+    }
+
+    fn heavy(&self) -> bool {
+        self.search.heavy()
+    }
+}
+
+/// A search on a thread: when it must stop, and its stop flag.
+#[derive(Clone, Debug)]
+struct Running {
+    deadline: Instant,
+    stop: Arc<AtomicBool>,
 }
 
 #[derive(Debug, Default)]
 struct State {
-    queue: VecDeque<Job>,
-    /// Per thread, the deadline and stop flag of its search.
-    running: Vec<Option<(Instant, Arc<AtomicBool>)>>,
+    queue: Queue<Job>,
+    /// Per thread, the search it runs.
+    running: Vec<Option<Running>>,
+    /// The number of the next job.
+    next_id: u64,
     started: bool,
     stopped: bool,
+    /// Searches shortened since the last warning about it, and when that
+    /// was.
+    shortened: (u64, Option<Instant>),
 }
 
 #[derive(Debug)]
@@ -121,6 +198,7 @@ struct Inner {
     work: Condvar,
     /// Wakes the watch thread when a search starts or the pool stops.
     watch: Condvar,
+    metrics: Metrics,
 }
 
 /// The search threads of the server, shared by every game.
@@ -132,10 +210,18 @@ pub struct Pool {
 impl Pool {
     /// A pool as `config` says; its threads start with the first search.
     pub fn new(config: &Config) -> Pool {
-        let settings = Settings {
-            threads: config.engine_threads.max(1),
-            queue: config.engine_queue,
+        let threads = config.engine_threads.max(1);
+        let bounds = Bounds {
             max_time: config.engine_max_time,
+            max_wait: config.computer_max_wait,
+            threads,
+        };
+        let settings = Settings {
+            bounds,
+            queue: config.engine_queue.min(bounds.most_waiting()),
+            per_client: usize::try_from(config.computer_games_per_address)
+                .unwrap_or(usize::MAX)
+                .max(1),
             table_bytes: config.engine_table_mb << 20,
             nice: config.engine_nice,
             table_stones: usize::from(config.engine_table_stones),
@@ -146,6 +232,7 @@ impl Pool {
                 state: Mutex::new(State::default()),
                 work: Condvar::new(),
                 watch: Condvar::new(),
+                metrics: Metrics::new(),
             }),
         }
     }
@@ -154,45 +241,79 @@ impl Pool {
         self.inner.lock()
     }
 
-    /// Whether a new search would be refused now.
-    pub fn is_full(&self) -> bool {
-        let state = self.state();
-        state.stopped || state.queue.len() >= self.inner.settings.queue
+    /// The pool's figures.
+    pub(crate) fn metrics(&self) -> &Metrics {
+        &self.inner.metrics
     }
 
-    /// Queues a search of `position` for game `game`.
+    /// Why a search for `client` would be refused now, if it would.
+    fn refusal(&self, state: &State, client: IpAddr) -> Option<&'static str> {
+        if state.stopped {
+            Some("stopped")
+        } else if state.queue.len() >= self.inner.settings.queue {
+            Some("queue")
+        } else if state.queue.waiting_for(client) >= self.inner.settings.per_client {
+            Some("client")
+        } else {
+            None
+        }
+    }
+
+    /// Whether a search for `client` would be queued now.
+    pub fn has_room(&self, client: IpAddr) -> bool {
+        self.refusal(&self.state(), client).is_none()
+    }
+
+    /// Queues the search of `request`, behind the client's own searches
+    /// and in turn with the other clients'.
     ///
     /// # Errors
     ///
-    /// [`Busy`] when `--engine-queue` searches already wait, or the pool
-    /// has stopped.
-    pub fn submit(
-        &self,
-        game: &GameId,
-        position: Position,
-        search: Search,
-    ) -> Result<Ticket, Busy> {
+    /// [`Busy`] when `--engine-queue` searches already wait (or as many as
+    /// `--computer-max-wait` can serve), when the client already has
+    /// `--computer-games-per-address` waiting, or when the pool has
+    /// stopped.
+    pub fn submit(&self, request: Request) -> Result<Ticket, Busy> {
+        let Request {
+            client,
+            game,
+            position,
+            search,
+        } = request;
         let mut state = self.state();
-        if state.stopped || state.queue.len() >= self.inner.settings.queue {
+        if let Some(why) = self.refusal(&state, client) {
+            self.inner.metrics.refused(why);
             return Err(Busy);
         }
         if !state.started {
             state.started = true;
-            state.running = vec![None; self.inner.settings.threads];
+            state.running = vec![None; self.inner.settings.bounds.threads];
             worker::start(&self.inner);
         }
         let stop = Arc::new(AtomicBool::new(false));
         let (reply, answer) = oneshot::channel();
-        state.queue.push_back(Job {
-            game: game.clone(),
+        let id = state.next_id;
+        state.next_id += 1;
+        let job = Job {
+            id,
+            game,
             position,
             search,
             stop: stop.clone(),
             reply,
-        });
+            queued: Instant::now(),
+        };
+        state.queue.push(client, job);
+        self.inner.show_queue(&state);
         drop(state);
         self.inner.work.notify_one();
-        Ok(Ticket { answer, stop })
+        Ok(Ticket {
+            answer,
+            stop,
+            id,
+            client,
+            pool: Arc::downgrade(&self.inner),
+        })
     }
 
     /// Stops every search and every thread; later searches are refused.
@@ -200,10 +321,11 @@ impl Pool {
     pub fn shutdown(&self) {
         let mut state = self.state();
         state.stopped = true;
-        state.queue.clear();
-        for (_, stop) in state.running.iter().flatten() {
-            stop.store(true, Ordering::Relaxed);
+        drop(state.queue.drain());
+        for running in state.running.iter().flatten() {
+            running.stop.store(true, Ordering::Relaxed);
         }
+        self.inner.show_queue(&state);
         drop(state);
         self.inner.work.notify_all();
         self.inner.watch.notify_all();
@@ -214,77 +336,207 @@ impl Inner {
     fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
+
+    /// Shows the queue's length in the figures.
+    fn show_queue(&self, state: &State) {
+        self.metrics.queue(state.queue.len(), state.queue.clients());
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::net::Ipv4Addr;
+
     use super::*;
     use clap::Parser;
+    use tokio::sync::oneshot::error::TryRecvError;
 
-    fn pool(threads: &str, queue: &str) -> Pool {
-        let config = Config::parse_from([
-            "fanorona-server",
-            "--engine-threads",
-            threads,
-            "--engine-queue",
-            queue,
-            "--engine-max-time",
-            "2s",
-            "--engine-table-mb",
-            "1",
-        ]);
-        Pool::new(&config)
+    fn pool(args: &[&str]) -> Pool {
+        let mut all = vec!["fanorona-server", "--engine-table-mb", "1"];
+        all.extend_from_slice(args);
+        Pool::new(&Config::parse_from(all))
+    }
+
+    fn client(n: u8) -> IpAddr {
+        IpAddr::V4(Ipv4Addr::new(127, 0, 0, n))
+    }
+
+    fn game(n: u8) -> GameId {
+        format!("abcdefghi{}", char::from(b'a' + n))
+            .parse()
+            .expect("an id")
+    }
+
+    fn play(level: u8) -> Search {
+        Search::Play {
+            level: Level::new(level).expect("a level"),
+            seed: 7,
+        }
+    }
+
+    fn request(client_n: u8, game_n: u8, search: Search) -> Request {
+        Request {
+            client: client(client_n),
+            game: game(game_n),
+            position: Position::start(),
+            search,
+        }
+    }
+
+    impl Pool {
+        fn waiting(&self) -> usize {
+            self.state().queue.len()
+        }
+
+        /// Waits until a thread has taken every search queued.
+        async fn taken(&self) {
+            for _ in 0..2000 {
+                if self.waiting() == 0 {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            panic!("no thread took the search");
+        }
     }
 
     #[tokio::test]
     async fn a_search_answers_a_legal_turn_and_a_full_queue_refuses() {
-        let pool = pool("1", "2");
-        let id: GameId = "abcdefghij".parse().expect("an id");
-        let position = Position::start();
-        let level = Level::new(1).expect("a level");
-        let search = Search::Play {
-            level,
-            seed: seed(&id, 0),
-        };
-        let mut ticket = pool.submit(&id, position, search).expect("queued");
+        let pool = pool(&["--engine-queue", "2", "--engine-max-time", "2s"]);
+        let mut ticket = pool.submit(request(1, 1, play(1))).expect("queued");
         let turn = (&mut ticket.answer)
             .await
             .expect("answered")
             .expect("a turn");
-        assert!(position.play(&turn).is_ok(), "{turn}");
-        let mut hint = pool.submit(&id, position, Search::Hint).expect("queued");
+        assert!(Position::start().play(&turn).is_ok(), "{turn}");
+        let mut hint = pool.submit(request(1, 1, Search::Hint)).expect("queued");
         assert!((&mut hint.answer).await.expect("answered").is_some());
-        // One thread, two places: the third waiting search is refused.
+        // One thread, two places: the third waiting search is refused,
+        // whoever asks.
         let stuck: Vec<_> = (0..8)
-            .map(|_| pool.submit(&id, position, Search::Hint))
+            .map(|n| pool.submit(request(n + 2, n, Search::Hint)))
             .collect();
-        assert!(stuck.iter().any(|t| t.is_err()));
+        assert!(stuck.iter().any(Result::is_err));
+        assert!(!pool.has_room(client(99)));
         pool.shutdown();
-        assert!(pool.is_full());
-        assert_eq!(pool.submit(&id, position, Search::Hint).err(), Some(Busy));
+        assert!(!pool.has_room(client(1)));
+        assert_eq!(pool.submit(request(1, 1, Search::Hint)).err(), Some(Busy));
     }
 
     #[tokio::test]
     async fn a_search_stops_at_its_time_cap() {
-        let config = Config::parse_from(["fanorona-server", "--engine-max-time", "30ms"]);
-        let pool = Pool::new(&config);
-        let id: GameId = "abcdefghij".parse().expect("an id");
-        let position = Position::start();
-        let search = Search::Play {
-            level: Level::MAX,
-            seed: 0,
-        };
+        let pool = pool(&["--engine-max-time", "30ms"]);
         let started = Instant::now();
-        let mut ticket = pool.submit(&id, position, search).expect("queued");
+        let mut ticket = pool.submit(request(1, 1, play(6))).expect("queued");
         let turn = (&mut ticket.answer)
             .await
             .expect("answered")
             .expect("a turn");
         let took = started.elapsed();
-        assert!(position.play(&turn).is_ok(), "{turn}");
-        // Uncapped, the strongest level searches 2,000,000 nodes here: 4.85 s
-        // in the test build. The bound leaves room for a busy machine.
+        assert!(Position::start().play(&turn).is_ok(), "{turn}");
+        // Uncapped, the strongest level searches 1,000,000 nodes here. The
+        // bound leaves room for a busy machine.
         assert!(took < Duration::from_secs(2), "{took:?}");
+        pool.shutdown();
+    }
+
+    #[tokio::test]
+    async fn clients_take_turns_whatever_one_of_them_queued_first() {
+        let pool = pool(&["--computer-games-per-address", "8"]);
+        // Client 1 queues three searches of the strongest level, in three
+        // games, before client 2 queues one of the weakest.
+        let mut heavy: Vec<_> = (0..3)
+            .map(|g| pool.submit(request(1, g, play(6))).expect("queued"))
+            .collect();
+        let mut light = pool.submit(request(2, 9, play(1))).expect("queued");
+        let turn = (&mut light.answer).await.expect("answered");
+        assert!(turn.is_some());
+        // The first of client 1's searches was taken before, the second
+        // only after: it has not answered yet.
+        assert!(matches!(
+            heavy[1].answer.try_recv(),
+            Err(TryRecvError::Empty)
+        ));
+        assert!(matches!(
+            heavy[2].answer.try_recv(),
+            Err(TryRecvError::Empty)
+        ));
+        for ticket in &mut heavy {
+            assert!((&mut ticket.answer).await.expect("answered").is_some());
+        }
+        pool.shutdown();
+    }
+
+    #[tokio::test]
+    async fn a_client_has_at_most_its_share_of_the_queue() {
+        let pool = pool(&["--computer-games-per-address", "2"]);
+        let running = pool.submit(request(1, 0, play(6))).expect("queued");
+        pool.taken().await;
+        let waiting: Vec<_> = (1..3)
+            .map(|g| pool.submit(request(1, g, play(6))).expect("queued"))
+            .collect();
+        assert_eq!(pool.submit(request(1, 3, play(6))).err(), Some(Busy));
+        assert!(!pool.has_room(client(1)));
+        // Another client still has room.
+        assert!(pool.has_room(client(2)));
+        let other = pool.submit(request(2, 4, play(1))).expect("queued");
+        assert!(pool
+            .metrics()
+            .encode()
+            .contains(r#"searches_refused_total{why="client"} 1"#));
+        drop((running, waiting, other));
+        pool.shutdown();
+    }
+
+    #[tokio::test]
+    async fn a_dropped_ticket_leaves_the_queue_at_once() {
+        let pool = pool(&[]);
+        let running = pool.submit(request(1, 0, play(6))).expect("queued");
+        pool.taken().await;
+        let waiting = pool.submit(request(1, 1, play(6))).expect("queued");
+        let behind = pool.submit(request(2, 2, play(6))).expect("queued");
+        assert_eq!(pool.waiting(), 2);
+        drop(waiting);
+        drop(behind);
+        assert_eq!(pool.waiting(), 0);
+        let figures = pool.metrics().encode();
+        assert!(
+            figures.contains(r#"searches_dropped_total{place="waiting"} 2"#),
+            "{figures}"
+        );
+        // The running one stops too, and says so.
+        drop(running);
+        for _ in 0..1000 {
+            if pool.metrics().encode().contains(r#"place="running"} 1"#) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        assert!(pool.metrics().encode().contains(r#"place="running"} 1"#));
+        pool.shutdown();
+    }
+
+    #[tokio::test]
+    async fn searches_are_cut_short_when_others_wait() {
+        // A second and a half for everyone, four searches of the
+        // strongest level from four clients: each gets a share.
+        let pool = pool(&["--computer-max-wait", "1500ms"]);
+        let mut tickets: Vec<_> = (0..4)
+            .map(|n| pool.submit(request(n, n, play(6))).expect("queued"))
+            .collect();
+        for ticket in &mut tickets {
+            assert!((&mut ticket.answer).await.expect("answered").is_some());
+        }
+        let figures = pool.metrics().encode();
+        // The strongest level searches 1,000,000 nodes: far more than a
+        // few hundred milliseconds on any machine.
+        let shortened = figures
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix(r#"fanorona_computer_searches_shortened_total{kind="play"} "#)
+            })
+            .and_then(|n| n.parse::<u64>().ok());
+        assert!(shortened.is_some_and(|n| n >= 3), "{figures}");
         pool.shutdown();
     }
 

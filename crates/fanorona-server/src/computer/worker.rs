@@ -8,12 +8,12 @@ use std::{
         Arc, Once, OnceLock,
     },
     thread,
-    time::Instant,
+    time::{Duration, Instant},
 };
 
-use fanorona_engine::{Config as EngineConfig, Engine, Level, Limits, Tables};
+use fanorona_engine::{Config as EngineConfig, Engine, Limits, Tables};
 
-use super::{Inner, Job, Search, HINT_TIME};
+use super::{budget::Budget, Inner, Job, Running, Search, HINT_LEVEL, HINT_TIME};
 use crate::ids::GameId;
 
 /// The endgame tables, once built; shared by every pool of the process.
@@ -37,7 +37,7 @@ pub(super) fn start(inner: &Arc<Inner>) {
             tracing::error!(%error, "cannot start building the endgame tables");
         }
     });
-    for index in 0..inner.settings.threads {
+    for index in 0..inner.settings.bounds.threads {
         let inner = inner.clone();
         let spawned = thread::Builder::new()
             .name(format!("engine-{index}"))
@@ -55,26 +55,38 @@ pub(super) fn start(inner: &Arc<Inner>) {
     }
 }
 
-/// The next job for thread `index`, marked as running with its deadline;
-/// `None` once the pool stops. Jobs cancelled while waiting are dropped.
-fn next_job(inner: &Inner, index: usize) -> Option<Job> {
+/// The next job for thread `index`, its budget and its deadline, marked
+/// as running; `None` once the pool stops.
+fn next_job(inner: &Inner, index: usize) -> Option<(Job, Budget, Instant)> {
     let mut state = inner.lock();
     loop {
         if state.stopped {
             return None;
         }
-        while let Some(job) = state.queue.pop_front() {
+        while let Some(job) = state.queue.pop() {
             if job.stop.load(Ordering::Relaxed) {
+                inner.metrics.dropped(false);
                 continue;
             }
-            let deadline = Instant::now() + inner.settings.max_time;
+            let now = Instant::now();
+            let waited = now.saturating_duration_since(job.queued);
+            let budget = inner.settings.bounds.budget(waited, state.queue.heavy());
+            let deadline = now + budget.time;
             if let Some(slot) = state.running.get_mut(index) {
-                *slot = Some((deadline, job.stop.clone()));
+                *slot = Some(Running {
+                    deadline,
+                    stop: job.stop.clone(),
+                });
             }
+            inner.show_queue(&state);
             drop(state);
+            inner
+                .metrics
+                .started(job.search == Search::Hint, waited.as_secs_f64());
             inner.watch.notify_one();
-            return Some(job);
+            return Some((job, budget, deadline));
         }
+        inner.show_queue(&state);
         state = inner
             .work
             .wait(state)
@@ -110,7 +122,7 @@ fn search_loop(inner: &Inner, index: usize) {
     };
     let mut engine = Engine::new(config);
     let mut last_game: Option<GameId> = None;
-    while let Some(job) = next_job(inner, index) {
+    while let Some((job, budget, deadline)) = next_job(inner, index) {
         if engine.tables().is_none() {
             engine.set_tables(TABLES.get().cloned());
         }
@@ -118,9 +130,24 @@ fn search_loop(inner: &Inner, index: usize) {
             engine.new_game();
             last_game = Some(job.game.clone());
         }
-        let found = catch_unwind(AssertUnwindSafe(|| search(&mut engine, inner, &job)));
+        let started = Instant::now();
+        let found = catch_unwind(AssertUnwindSafe(|| search(&mut engine, &job)));
+        let ended = Instant::now();
+        let cancelled = job.reply.is_closed();
         if let Some(slot) = inner.lock().running.get_mut(index) {
             *slot = None;
+        }
+        // Ran to its deadline: the watch stopped it there.
+        let shortened = budget.cut && !cancelled && ended >= deadline;
+        let hint = job.search == Search::Hint;
+        inner
+            .metrics
+            .finished(hint, (ended - started).as_secs_f64(), shortened);
+        if shortened {
+            note_shortened(inner, &job, budget.time);
+        }
+        if cancelled {
+            inner.metrics.dropped(true);
         }
         match found {
             Ok(best) => {
@@ -135,14 +162,41 @@ fn search_loop(inner: &Inner, index: usize) {
     }
 }
 
-fn search(engine: &mut Engine, inner: &Inner, job: &Job) -> Option<fanorona::Turn> {
+/// How often at most the log says that searches are being shortened.
+const WARN_EVERY: Duration = Duration::from_secs(10);
+
+/// Logs a search cut short to keep the wait within
+/// `--computer-max-wait`: each at debug level, and at most every
+/// [`WARN_EVERY`] a warning with how many were since the last one.
+fn note_shortened(inner: &Inner, job: &Job, time: Duration) {
+    tracing::debug!(game = %job.game, searched = ?time, "search shortened to answer in time");
+    let mut state = inner.lock();
+    let (count, warned) = &mut state.shortened;
+    *count += 1;
+    let now = Instant::now();
+    if warned.is_none_or(|at| now >= at + WARN_EVERY) {
+        let shortened = *count;
+        *count = 0;
+        *warned = Some(now);
+        let waiting = state.queue.len();
+        drop(state);
+        tracing::warn!(
+            shortened,
+            waiting,
+            searched = ?time,
+            "the computer is busy: searches are shortened to answer within --computer-max-wait"
+        );
+    }
+}
+
+fn search(engine: &mut Engine, job: &Job) -> Option<fanorona::Turn> {
     let stop: &AtomicBool = &job.stop;
     match job.search {
         Search::Play { level, seed } => engine.play_level(&job.position, level, seed, stop).best,
         Search::Hint => {
             let limits = Limits {
-                time: Some(HINT_TIME.min(inner.settings.max_time)),
-                nodes: Level::MAX.spec().nodes,
+                time: Some(HINT_TIME),
+                nodes: HINT_LEVEL.spec().nodes,
                 depth: None,
             };
             engine.search(&job.position, limits, stop, |_| {}).best
@@ -159,7 +213,7 @@ fn watch(inner: &Inner) {
         }
         let now = Instant::now();
         let mut next: Option<Instant> = None;
-        for (deadline, stop) in state.running.iter().flatten() {
+        for Running { deadline, stop } in state.running.iter().flatten() {
             if *deadline <= now {
                 stop.store(true, Ordering::Relaxed);
             } else {

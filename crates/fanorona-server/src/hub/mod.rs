@@ -130,7 +130,12 @@ enum Command {
     Connect(Box<(Option<Secret>, IpAddr, Reply<Role>)>),
     Disconnect(Role, IpAddr),
     Identify(Secret, oneshot::Sender<Option<Color>>),
-    Act(Sender, Intent, Reply<Utf8Bytes>),
+    /// An intent, from a client address.
+    Act(Sender, IpAddr, Intent, Reply<Utf8Bytes>),
+    /// The creator of a game against the computer is here, over HTTP,
+    /// from this client address, whose count of games against the
+    /// computer holds this one.
+    Summon(Box<(IpAddr, Held)>),
     Join(Box<JoinRequest>),
     Invitation(Box<(Secret, Option<Secret>, oneshot::Sender<Invitation>)>),
     Record(oneshot::Sender<Box<RecordFacts>>),
@@ -255,13 +260,29 @@ impl GameHandle {
         self.ask(|tx| Command::Identify(secret, tx)).await
     }
 
-    /// Plays an intent; returns the new state.
+    /// Plays an intent from `client`; returns the new state (for a hint,
+    /// the hint message).
     ///
     /// # Errors
     ///
     /// Why the intent is refused; nothing changed then.
-    pub(crate) async fn act(&self, by: Sender, intent: Intent) -> Result<Utf8Bytes, AppError> {
-        self.ask(|tx| Command::Act(by, intent, tx)).await?
+    pub(crate) async fn act(
+        &self,
+        by: Sender,
+        client: IpAddr,
+        intent: Intent,
+    ) -> Result<Utf8Bytes, AppError> {
+        self.ask(|tx| Command::Act(by, client, intent, tx)).await?
+    }
+
+    /// Tells a new game against the computer that its creator is here
+    /// from `client`, which `held` counts it for: the computer plays for
+    /// them from now on, first if it moves first.
+    async fn summon(&self, client: IpAddr, held: Held) -> Result<(), AppError> {
+        self.tx
+            .send(Command::Summon(Box::new((client, held))))
+            .await
+            .map_err(|_| AppError::Unavailable)
     }
 
     /// Accepts the invitation `invite` for a visitor holding `holder`.
@@ -324,7 +345,8 @@ pub(crate) struct Connection {
     pub(crate) handle: GameHandle,
     /// Who the connection is.
     pub(crate) role: Role,
-    client: IpAddr,
+    /// The client address, as the limits count it.
+    pub(crate) client: IpAddr,
     _held: Held,
     _running: TaskTrackerToken,
 }
@@ -352,6 +374,8 @@ struct HubInner {
     sockets: PerClient,
     /// The threads that search for the computer.
     computer: Pool,
+    /// The games against the computer each client plays at once.
+    computer_games: PerClient,
     /// Other processes write to the store too: memory may be behind it.
     shared: bool,
 }
@@ -392,6 +416,7 @@ impl Hub {
                 tasks: TaskTracker::new(),
                 sockets: PerClient::new(config.sockets_per_address),
                 computer: Pool::new(&config),
+                computer_games: PerClient::new(config.computer_games_per_address),
                 site: Site::new(&config),
                 config,
                 shared: store.changes().is_some(),
@@ -425,23 +450,28 @@ impl Hub {
     ///
     /// A start position that is not allowed or not valid, or a storage error.
     pub async fn create(&self, first: First, position: Option<&str>) -> Result<Created, AppError> {
-        self.create_game(first, position, None).await
+        let nobody = IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED);
+        self.create_game(first, position, None, nobody).await
     }
 
-    /// Creates and stores a new game: between people, or against the
-    /// computer at `computer`'s level. `first` is the creator's choice:
-    /// `Friend` only between people, `Computer` only against the computer.
+    /// Creates and stores a new game for `client`: between people, or
+    /// against the computer at `computer`'s level. `first` is the
+    /// creator's choice: `Friend` only between people, `Computer` only
+    /// against the computer.
     ///
     /// # Errors
     ///
     /// A `first` that does not fit the opponent, a start position that is
-    /// not allowed or not valid, [`AppError::Busy`] when the computer's
-    /// threads have too much waiting, or a storage error.
+    /// not allowed or not valid, [`AppError::TooManyComputerGames`] when
+    /// `client` already plays `--computer-games-per-address` games against
+    /// the computer, [`AppError::Busy`] when the computer's threads have
+    /// too much waiting, or a storage error.
     pub async fn create_game(
         &self,
         first: First,
         position: Option<&str>,
         computer: Option<Level>,
+        client: IpAddr,
     ) -> Result<Created, AppError> {
         let start = self.start_position(position)?;
         let color = match (first, computer) {
@@ -464,7 +494,18 @@ impl Hub {
                 .into())
             }
         };
-        if computer.is_some() && self.inner.computer.is_full() {
+        // Counted from now: two creations at once cannot both take the
+        // last place.
+        let held = match computer {
+            Some(_) => Some(
+                self.inner
+                    .computer_games
+                    .acquire(client)
+                    .ok_or(AppError::TooManyComputerGames)?,
+            ),
+            None => None,
+        };
+        if computer.is_some() && !self.inner.computer.has_room(client) {
             return Err(AppError::Busy);
         }
         let computer = computer.map(|level| ComputerSeat {
@@ -488,10 +529,10 @@ impl Hub {
         let stored = self.inner.store.create_game(&row).await;
         stored.map_err(AppError::not_saved)?;
         tracing::info!(game = %row.id, against_computer = computer.is_some(), "game created");
-        if computer.is_some() {
+        if let Some(held) = held {
             // Loaded at once, so the computer starts thinking when it moves
             // first.
-            self.get(&row.id).await?;
+            self.get(&row.id).await?.summon(client, held).await?;
         }
         Ok(Created {
             id: row.id,
@@ -617,6 +658,11 @@ impl Hub {
                 tell(&handle, command);
             }
         }
+    }
+
+    /// The computer's figures, in the OpenMetrics text format.
+    pub(crate) fn metrics(&self) -> String {
+        self.inner.computer.metrics().encode()
     }
 
     /// How many games are in memory.

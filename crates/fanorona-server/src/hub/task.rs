@@ -1,6 +1,7 @@
 //! The task that owns one live game.
 
 mod computer;
+mod hint;
 
 use std::{collections::HashMap, net::IpAddr, sync::Arc, time::Duration};
 
@@ -11,17 +12,20 @@ use tokio::{
     time::{sleep_until, Instant},
 };
 
-use self::computer::Computer;
+use self::{
+    computer::{Computer, Opponent},
+    hint::Hints,
+};
 use super::{
     Command, GameHandle, Hub, Invitation, JoinRequest, Joined, RecordFacts, Reply, Sender, Snapshot,
 };
 use crate::{
     clock,
-    computer::Search,
+    computer::{Request, Search},
     error::AppError,
     game::{Action, ComputerSeat, Game, GameError, Intent, Plan, Role},
     ids::{GameId, Secret},
-    protocol::{Live, PlayerView, ServerMsg, StateEncoder},
+    protocol::{Live, PlayerView, StateEncoder},
     store::{GameRow, Notice, StoreError, StoredGame},
 };
 
@@ -66,7 +70,13 @@ struct GameTask {
     /// over.
     ended_at: Option<i64>,
     presence: ByColor<Presence>,
+    /// The `version` of the last state published: it grows with every
+    /// state, and starts at the time the task started, in microseconds, so
+    /// that a game loaded again (or by another process) never goes back
+    /// to a version a page has already seen.
     version: u64,
+    /// Whether the last state published said the player to move has
+    /// abandoned the game: the deadline that publishes it is then done.
     shown_abandoned: bool,
     /// Open sockets per client address.
     sockets: HashMap<IpAddr, u32>,
@@ -77,6 +87,10 @@ struct GameTask {
     encoder: StateEncoder,
     /// What the computer is doing, in a game against it.
     computer: Computer,
+    /// The person the computer plays, as the search threads count them.
+    opponent: Opponent,
+    /// The hints of a game against the computer.
+    hints: Hints,
     /// When this process next says again which players it holds a socket
     /// of, while it holds any.
     next_beat: Instant,
@@ -90,6 +104,7 @@ struct GameTask {
 pub(super) fn spawn(hub: Hub, stored: StoredGame) -> Result<GameHandle, AppError> {
     let (game, ended_at) = replay(&stored)?;
     let now = Instant::now();
+    let hints = Hints::new(hub.config().hints_per_minute);
     let (tx, rx) = mpsc::channel(QUEUE);
     let version = clock::unix_micros();
     let mut task = GameTask {
@@ -104,6 +119,8 @@ pub(super) fn spawn(hub: Hub, stored: StoredGame) -> Result<GameHandle, AppError
         stale: false,
         encoder: StateEncoder::default(),
         computer: Computer::Idle,
+        opponent: Opponent::default(),
+        hints,
         next_beat: now,
         active: now,
         state: watch::Sender::new(Arc::new(Snapshot {
@@ -209,6 +226,7 @@ impl GameTask {
                     }
                 }
                 event = self.computer.next() => self.on_computer(event).await,
+                event = self.hints.next() => self.hints.on_event(event),
                 () = shutdown.cancelled() => {
                     self.announce_held(Notice::Gone);
                     break;
@@ -250,10 +268,23 @@ impl GameTask {
                     self.resync().await;
                 }
             }
-            Command::Act(by, Intent::Hint, reply) => self.hint(by, reply).await,
-            Command::Act(by, intent, reply) => {
-                let result = self.act(by, intent).await;
-                let _ = reply.send(result);
+            Command::Act(by, client, intent, reply) => {
+                if intent == Intent::Hint {
+                    self.hint(by, client, reply).await;
+                } else {
+                    let result = self.act(by, client, intent).await;
+                    let _ = reply.send(result);
+                }
+                // Even refused, an intent of the person over HTTP brings
+                // them back: a turn the computer still owes them (after a
+                // restart) is played.
+                self.resume_computer();
+            }
+            Command::Summon(summons) => {
+                let (client, held) = *summons;
+                self.opponent.summoned(client, held);
+                self.maybe_think();
+                self.publish_or_stop();
             }
             Command::Join(request) => {
                 let JoinRequest {
@@ -395,6 +426,9 @@ impl GameTask {
             None => Role::Spectator,
         };
         if let Role::Player(color) = role {
+            if self.is_computer(!color) {
+                self.opponent.connected(client);
+            }
             let p = self.presence.get_mut(color);
             p.connections += 1;
             if p.connections == 1 {
@@ -419,6 +453,9 @@ impl GameTask {
             }
         }
         if let Role::Player(color) = role {
+            // A socket of the person closed: the computer plays for them
+            // again when they come back.
+            self.opponent.left();
             let p = self.presence.get_mut(color);
             let was = p.connections;
             p.connections = p.connections.saturating_sub(1);
@@ -487,42 +524,14 @@ impl GameTask {
         pending.then(|| mover.away_since + self.hub.config().abandon_after)
     }
 
-    /// Plays `intent` for `by`. With other processes on the store, an
-    /// intent this memory refuses is tried once more after reading the
-    /// game again: the refusal may come from memory that is behind (the
-    /// opponent's move, made through another process, not yet heard).
-    async fn act(&mut self, by: Sender, intent: Intent) -> Result<Utf8Bytes, AppError> {
-        match self.try_act(&by, intent).await {
-            Err(AppError::Game(_) | AppError::WrongSecret) if self.hub.inner.shared => {
-                self.resync().await;
-                if self.stale {
-                    return Err(AppError::Unavailable);
-                }
-                self.try_act(&by, intent).await
-            }
-            done => done,
-        }
-    }
-
-    async fn try_act(&mut self, by: &Sender, intent: Intent) -> Result<Utf8Bytes, AppError> {
-        let by = match by {
-            Sender::Role(Role::Player(color)) => *color,
-            Sender::Role(Role::Spectator) | Sender::Secret(None) => {
-                return Err(AppError::NotAPlayer)
-            }
-            Sender::Secret(Some(secret)) => self.seat_of(secret).ok_or(AppError::WrongSecret)?,
-        };
-        if !self.both_joined() && self.game.result.is_none() {
-            return Err(GameError::WaitingForOpponent.into());
-        }
-        if intent == Intent::ClaimVictory
-            && self.game.computer.is_none()
-            && self.game.result.is_none()
-            && !self.abandoned()
-        {
-            return Err(GameError::NotAbandoned.into());
-        }
-        let plan = self.game.plan(Action { by, intent })?;
+    /// Plays `intent` for `by`, from `client`.
+    async fn act(
+        &mut self,
+        by: Sender,
+        client: IpAddr,
+        intent: Intent,
+    ) -> Result<Utf8Bytes, AppError> {
+        let plan = self.plan(&by, client, intent).await?;
         let before = self.game.seq;
         self.commit(plan).await?;
         match intent {
@@ -536,6 +545,60 @@ impl GameTask {
         }
         self.maybe_think();
         self.publish()
+    }
+
+    /// Checks `intent` for `by`, from `client`, changing nothing of the
+    /// game, and says what it will do. With other processes on the store,
+    /// an intent this memory refuses is checked once more after reading
+    /// the game again: the refusal may come from memory that is behind
+    /// (the opponent's move, made through another process, not yet
+    /// heard).
+    async fn plan(
+        &mut self,
+        by: &Sender,
+        client: IpAddr,
+        intent: Intent,
+    ) -> Result<Plan, AppError> {
+        match self.try_plan(by, client, intent) {
+            Err(AppError::Game(_) | AppError::WrongSecret) if self.hub.inner.shared => {
+                self.resync().await;
+                if self.stale {
+                    return Err(AppError::Unavailable);
+                }
+                self.try_plan(by, client, intent)
+            }
+            done => done,
+        }
+    }
+
+    fn try_plan(&mut self, by: &Sender, client: IpAddr, intent: Intent) -> Result<Plan, AppError> {
+        let by = match by {
+            Sender::Role(Role::Player(color)) => *color,
+            Sender::Role(Role::Spectator) | Sender::Secret(None) => {
+                return Err(AppError::NotAPlayer)
+            }
+            Sender::Secret(Some(secret)) => {
+                let color = self.seat_of(secret).ok_or(AppError::WrongSecret)?;
+                if self.is_computer(!color) {
+                    self.opponent.called(client);
+                }
+                color
+            }
+        };
+        if !self.both_joined() && self.game.result.is_none() {
+            return Err(GameError::WaitingForOpponent.into());
+        }
+        if intent == Intent::ClaimVictory
+            && self.game.computer.is_none()
+            && self.game.result.is_none()
+            && !self.abandoned()
+        {
+            return Err(GameError::NotAbandoned.into());
+        }
+        if self.game.seq >= self.hub.config().max_game_actions && !intent.kind().plays_on() {
+            return Err(AppError::GameTooLong);
+        }
+        Ok(self.game.plan(Action { by, intent })?)
     }
 
     /// Stores the action of `plan`, then applies it.
@@ -585,37 +648,56 @@ impl GameTask {
         }
     }
 
-    /// Plays a hint: it is stored and published like any intent, then the
-    /// pool searches, and the sender alone gets the answer.
-    async fn hint(&mut self, by: Sender, reply: Reply<Utf8Bytes>) {
-        if self.game.computer.is_some() && self.hub.inner.computer.is_full() {
-            let _ = reply.send(Err(AppError::Busy));
-            return;
-        }
-        let position = self.game.position;
-        if let Err(error) = self.act(by, Intent::Hint).await {
+    /// Answers a hint for `by`, from `client`. A position already
+    /// answered is answered again at once, and a search under way for it
+    /// is shared; otherwise, within the game's budget, the hint is stored
+    /// and published like any intent, then searched, and those who asked
+    /// alone get the answer.
+    async fn hint(&mut self, by: Sender, client: IpAddr, reply: Reply<Utf8Bytes>) {
+        let pool = self.hub.inner.computer.clone();
+        let metrics = pool.metrics();
+        if let Err(error) = self.plan(&by, client, Intent::Hint).await {
             let _ = reply.send(Err(error));
             return;
         }
-        let submitted = self
-            .hub
-            .inner
-            .computer
-            .submit(&self.row.id, position, Search::Hint);
-        let mut ticket = match submitted {
-            Ok(ticket) => ticket,
+        let position = self.game.position;
+        if let Some(answer) = self.hints.known(&position) {
+            metrics.hint("cached");
+            let _ = reply.send(Ok(answer));
+            return;
+        }
+        let Err(reply) = self.hints.join(&position, reply) else {
+            metrics.hint("shared");
+            return;
+        };
+        if let Err(error) = self.hints.spend() {
+            metrics.hint("limited");
+            let _ = reply.send(Err(error));
+            return;
+        }
+        if !pool.has_room(client) {
+            let _ = reply.send(Err(AppError::Busy));
+            return;
+        }
+        if let Err(error) = self.act(by, client, Intent::Hint).await {
+            let _ = reply.send(Err(error));
+            return;
+        }
+        let request = Request {
+            client,
+            game: self.row.id.clone(),
+            position,
+            search: Search::Hint,
+        };
+        match pool.submit(request) {
+            Ok(ticket) => {
+                metrics.hint("searched");
+                self.hints.start(position, ticket, reply);
+            }
             Err(_) => {
                 let _ = reply.send(Err(AppError::Busy));
-                return;
             }
-        };
-        tokio::spawn(async move {
-            let answer = match (&mut ticket.answer).await {
-                Ok(best) => Ok(Utf8Bytes::from(hint_message(&position, best.as_ref()))),
-                Err(_) => Err(AppError::Unavailable),
-            };
-            let _ = reply.send(answer);
-        });
+        }
     }
 
     /// Stores the action of `plan`; a rematch also creates the new game,
@@ -691,7 +773,8 @@ impl GameTask {
         Ok(GameRow {
             id: GameId::random()?,
             created_at: clock::unix_seconds(),
-            start_position: Position::start().to_string(),
+            // The same start as this game: a custom one too.
+            start_position: self.row.start_position.clone(),
             creator: !self.row.creator,
             seats: ByColor {
                 white: self.row.seats.black,
@@ -811,6 +894,9 @@ impl GameTask {
     fn publish(&mut self) -> Result<Utf8Bytes, AppError> {
         self.version += 1;
         self.refresh_presence();
+        self.settle_computer();
+        self.hints
+            .follow(&self.game.position, self.game.result.is_none());
         let abandoned = self.abandoned();
         self.shown_abandoned = abandoned;
         let players = ByColor::new_with(|c| PlayerView {
@@ -844,19 +930,6 @@ impl GameTask {
 
 fn far_future() -> Instant {
     Instant::now() + Duration::from_secs(86400 * 365)
-}
-
-/// The hint message for `position`: the first step of `best`, or the end
-/// of the turn when `best` stops the chain at once.
-fn hint_message(position: &Position, best: Option<&fanorona::Turn>) -> String {
-    let step = best.and_then(|turn| turn.steps().next().flatten());
-    let end_turn = best.is_some() && step.is_none() && position.chain().is_some();
-    ServerMsg::Hint {
-        step,
-        end_turn,
-        turn: best.filter(|_| step.is_some()).map(ToString::to_string),
-    }
-    .to_json()
 }
 
 #[cfg(test)]

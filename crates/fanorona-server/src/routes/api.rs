@@ -150,7 +150,7 @@ pub(super) async fn create_game(
     let computer = req.computer()?;
     let created = state
         .hub
-        .create_game(req.first, req.position.as_deref(), computer)
+        .create_game(req.first, req.position.as_deref(), computer, client)
         .await?;
     let site = state.hub.site();
     let origin = &site.origin;
@@ -286,7 +286,7 @@ pub(super) async fn post_intent(
     let text = std::str::from_utf8(&body).map_err(|_| ProtocolError::BadJson)?;
     let intent = parse_intent(text)?;
     let secret = seat::bearer(&headers)?;
-    let state = handle.act(Sender::Secret(secret), intent).await?;
+    let state = handle.act(Sender::Secret(secret), client, intent).await?;
     Ok(json_bytes(state.as_str().to_owned()))
 }
 

@@ -6,6 +6,7 @@ mod files;
 mod headers;
 mod health;
 mod i18n;
+mod metrics;
 mod pages;
 mod preview;
 mod record;
@@ -49,6 +50,7 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/steps", get(steps::get_steps))
         .route("/healthz", get(health::alive))
         .route("/readyz", get(health::ready))
+        .route("/metrics", get(metrics::metrics))
         .fallback(assets::static_file)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(TimeoutLayer::with_status_code(

@@ -125,6 +125,7 @@ async fn run(
     .to_json();
     let mut this = Socket {
         role,
+        client: connection.client,
         handle: &connection.handle,
         limiter: state.limits.socket(),
         last_heard: Instant::now(),
@@ -142,6 +143,7 @@ async fn run(
 /// One socket's side of the game.
 struct Socket<'a> {
     role: Role,
+    client: std::net::IpAddr,
     handle: &'a GameHandle,
     limiter: DefaultDirectRateLimiter,
     last_heard: Instant,
@@ -225,7 +227,11 @@ impl Socket<'_> {
             return ControlFlow::Continue(Some(error(&AppError::RateLimited)));
         }
         let reply = match parse_intent(text.as_str()) {
-            Ok(intent) => match self.handle.act(Sender::Role(self.role), intent).await {
+            Ok(intent) => match self
+                .handle
+                .act(Sender::Role(self.role), self.client, intent)
+                .await
+            {
                 // The state comes to every socket; a hint to its sender only.
                 Ok(hint) if intent == Intent::Hint => Some(Message::Text(hint)),
                 Ok(_) => None,

@@ -81,6 +81,7 @@ pub async fn start_with_store(
     config.intents_per_second = 100_000;
     config.sockets_per_address = 100_000;
     config.connections_per_address = 100_000;
+    config.computer_games_per_address = 100_000;
     configure(&mut config);
     let state = AppState::new(config, store);
     let (stop, stopped) = oneshot::channel::<()>();
@@ -106,6 +107,16 @@ impl TestServer {
             stop: None,
             task: None,
         }
+    }
+
+    /// An HTTP client whose connections come from `local`, an address of
+    /// 127.0.0.0/8: to the server, another client.
+    pub fn http_from(&self, local: std::net::IpAddr) -> reqwest::Client {
+        reqwest::Client::builder()
+            .redirect(redirect::Policy::none())
+            .local_address(local)
+            .build()
+            .unwrap()
     }
 
     /// `http://addr` + `path`.
@@ -299,6 +310,35 @@ impl Ws {
             req.headers_mut().insert(name, value.parse().unwrap());
         }
         let (stream, _) = tokio::time::timeout(WAIT, tokio_tungstenite::connect_async(req))
+            .await
+            .expect("connects in time")
+            .unwrap();
+        Ws { stream }
+    }
+
+    /// Connects to game `id` from the local address `local` (of
+    /// 127.0.0.0/8), as the holder of `secret` or as a spectator.
+    pub async fn connect_from(
+        server: &TestServer,
+        id: &str,
+        secret: Option<&str>,
+        local: std::net::IpAddr,
+    ) -> Ws {
+        let url = format!("ws://{}/api/games/{id}/ws", server.addr);
+        let mut req = url.into_client_request().unwrap();
+        if let Some(secret) = secret {
+            let bearer = format!("Bearer {secret}").parse().unwrap();
+            req.headers_mut().insert(header::AUTHORIZATION, bearer);
+        }
+        let connect = async {
+            let socket = tokio::net::TcpSocket::new_v4()?;
+            socket.bind(SocketAddr::new(local, 0))?;
+            let tcp = socket.connect(server.addr).await?;
+            tokio_tungstenite::client_async(req, MaybeTlsStream::Plain(tcp))
+                .await
+                .map_err(std::io::Error::other)
+        };
+        let (stream, _) = tokio::time::timeout(WAIT, connect)
             .await
             .expect("connects in time")
             .unwrap();

@@ -1,8 +1,9 @@
 //! The computer's seat in a game's task: it asks the pool for a turn when
-//! the computer is to move, then plays the turn's steps one at a time
-//! through the same plan, store and publish path as a person's intents.
+//! the computer is to move and the person it plays is here to see it,
+//! then plays the turn's steps one at a time through the same plan, store
+//! and publish path as a person's intents.
 
-use std::{collections::VecDeque, time::Duration};
+use std::{collections::VecDeque, net::IpAddr, time::Duration};
 
 use fanorona::{Position, Turn};
 use tokio::{
@@ -11,8 +12,9 @@ use tokio::{
 };
 
 use crate::{
-    computer::{seed, Busy, Search, Ticket},
+    computer::{seed, Busy, Request, Search, Ticket},
     game::{Action, Intent},
+    limits::Held,
 };
 
 use super::GameTask;
@@ -41,6 +43,49 @@ pub(super) enum Computer {
     },
     /// The pool's queue was full: ask again `at`.
     Waiting { at: Instant },
+}
+
+/// The person the computer plays against, as the search threads count
+/// them: the computer's searches take that client's turn in the pool's
+/// queue, and the game counts among the client's games against the
+/// computer while the computer plays for them.
+#[derive(Debug, Default)]
+pub(super) struct Opponent {
+    /// The client address of the person's latest socket or request.
+    client: Option<IpAddr>,
+    /// The person asked over HTTP (created the game, or sent an intent),
+    /// and no socket of theirs has closed since: a program playing over
+    /// HTTP, or a page about to open its socket.
+    called: bool,
+    /// The game's place among the client's games against the computer.
+    hold: Option<Held>,
+}
+
+impl Opponent {
+    /// The creator of the game is here from `client`, over HTTP, and
+    /// `held` counts the game for them.
+    pub(super) fn summoned(&mut self, client: IpAddr, held: Held) {
+        self.client = Some(client);
+        self.called = true;
+        self.hold = Some(held);
+    }
+
+    /// The person sent an intent over HTTP from `client`.
+    pub(super) fn called(&mut self, client: IpAddr) {
+        self.client = Some(client);
+        self.called = true;
+    }
+
+    /// A socket of the person opened from `client`.
+    pub(super) fn connected(&mut self, client: IpAddr) {
+        self.client = Some(client);
+    }
+
+    /// A socket of the person closed: they are here only while another
+    /// socket of theirs is.
+    pub(super) fn left(&mut self) {
+        self.called = false;
+    }
 }
 
 /// What woke the computer up.
@@ -104,40 +149,87 @@ pub(super) fn intents(position: &Position, turn: &Turn) -> Option<VecDeque<Inten
 }
 
 impl GameTask {
-    /// Asks the pool for the computer's turn if it is to move in a game
-    /// that is on and nothing is under way. The state published next shows
-    /// it thinking.
+    /// Whether this process plays the computer for the person now: the
+    /// game is on, and the person has a socket here, or none anywhere and
+    /// [called](Opponent::called) over HTTP.
     ///
     /// With several processes on one database, the one holding the
     /// player's socket plays the computer; the others leave it to that
     /// one, or every search would be run once per process that has the
     /// game (a spectator elsewhere is enough) and all but one thrown away.
-    /// When the player has no socket anywhere (a program playing over
-    /// HTTP), any process with the game may.
+    /// Nobody searches for a person who is not here: their searches would
+    /// take the threads from those who are. A turn still owed is played
+    /// when they come back.
+    fn serves_computer(&self) -> bool {
+        let Some(seat) = self.game.computer else {
+            return false;
+        };
+        let person = self.presence.get(!seat.color);
+        self.game.result.is_none()
+            && (person.connections > 0 || (!person.connected && self.opponent.called))
+    }
+
+    /// Brings the computer in line with who is here, before a state is
+    /// published: a search nobody is here for is dropped, which stops it,
+    /// and the game counts among its client's games against the computer
+    /// exactly while the computer plays for them.
+    pub(super) fn settle_computer(&mut self) {
+        if self.serves_computer() {
+            if self.opponent.hold.is_none() {
+                let games = &self.hub.inner.computer_games;
+                self.opponent.hold = self.opponent.client.map(|c| games.acquire_anyway(c));
+            }
+        } else {
+            self.opponent.hold = None;
+            if matches!(
+                self.computer,
+                Computer::Thinking { .. } | Computer::Waiting { .. }
+            ) {
+                tracing::debug!(game = %self.row.id, "the person left: the computer's search is dropped");
+                self.computer = Computer::Idle;
+            }
+        }
+    }
+
+    /// [`GameTask::maybe_think`], then publishes the state if the computer
+    /// started thinking.
+    pub(super) fn resume_computer(&mut self) {
+        if !self.computer.busy() {
+            self.maybe_think();
+            if self.computer.busy() {
+                self.publish_or_stop();
+            }
+        }
+    }
+
+    /// Asks the pool for the computer's turn if it is to move in a game
+    /// that is on, for a person who is here, and nothing is under way. The
+    /// state published next shows it thinking.
     pub(super) fn maybe_think(&mut self) {
-        if self.computer.busy() || !self.game.computer_to_move() {
+        if self.computer.busy() || !self.game.computer_to_move() || !self.serves_computer() {
             return;
         }
-        let Some(seat) = self.game.computer else {
+        let (Some(seat), Some(client)) = (self.game.computer, self.opponent.client) else {
             return;
         };
-        let player = self.presence.get(!seat.color);
-        if player.connections == 0 && player.connected {
-            return;
-        }
-        let search = Search::Play {
-            level: seat.level,
-            seed: seed(&self.row.id, self.game.seq),
+        let request = Request {
+            client,
+            game: self.row.id.clone(),
+            position: self.game.position,
+            search: Search::Play {
+                level: seat.level,
+                seed: seed(&self.row.id, self.game.seq),
+            },
         };
         let pool = &self.hub.inner.computer;
-        self.computer = match pool.submit(&self.row.id, self.game.position, search) {
+        self.computer = match pool.submit(request) {
             Ok(ticket) => Computer::Thinking {
                 seq: self.game.seq,
                 ticket,
                 since: Instant::now(),
             },
             Err(Busy) => {
-                tracing::error!(game = %self.row.id, "the computer's queue is full: asking again soon");
+                tracing::warn!(game = %self.row.id, "the computer's queue is full: asking again soon");
                 Computer::Waiting {
                     at: Instant::now() + RETRY,
                 }
