@@ -260,6 +260,27 @@ async fn resignation_ends_the_game_and_a_rematch_swaps_colours() {
     assert_eq!(socket.next().await["role"], "white");
 }
 
+/// A rematch of a game from a custom start begins from that start: the
+/// position the players chose to play (a puzzle, a lesson) again, colours
+/// swapped.
+// See: issue 21
+#[tokio::test]
+async fn a_rematch_begins_from_the_games_own_start() {
+    let server = start().await;
+    let start = "........./..B.B..../...B...../..W.W..../......... w 0";
+    let (id, white, black) = server.two_player_game(Some(start)).await;
+    server.play(&id, &black, json!({ "type": "resign" })).await;
+    server.play(&id, &white, json!({ "type": "rematch" })).await;
+    let state = server.play(&id, &black, json!({ "type": "rematch" })).await;
+    let next = state["next_game"].as_str().unwrap();
+    let fresh = server.state(next).await;
+    assert_eq!(fresh["start_position"], start);
+    assert_eq!(fresh["position"], start);
+    // The old Black plays White in it.
+    let mut socket = Ws::connect(&server, next, Some(&black)).await;
+    assert_eq!(socket.next().await["role"], "white");
+}
+
 #[tokio::test]
 async fn a_draw_offer_can_be_declined_then_accepted() {
     let server = start().await;
