@@ -1,6 +1,6 @@
 //! Command-line flags.
 
-use std::{path::PathBuf, time::Duration};
+use std::{net::IpAddr, path::PathBuf, time::Duration};
 
 use clap::{Args, Parser, Subcommand};
 
@@ -27,6 +27,58 @@ pub enum Command {
     EchoServer(EchoServerArgs),
     /// Draws an SVG from the CSV lines of several runs.
     Plot(PlotArgs),
+    /// Measures whether attacker addresses flooding the computer within
+    /// their limits take it from a victim address: the victim's reply
+    /// times alone and under the flood, and how fast the queue drains
+    /// after it. Against a server on 127.0.0.1 with its limits as shipped.
+    Fairness(FairnessArgs),
+}
+
+/// Flags of `fairness`.
+#[derive(Debug, Args)]
+pub struct FairnessArgs {
+    /// Base URL of the server, like `http://127.0.0.1:8080` (an IP
+    /// address: the clients connect from other loopback addresses).
+    #[arg(long)]
+    pub url: String,
+
+    /// The victim's address, of 127.0.0.0/8.
+    #[arg(long, default_value = "127.0.0.3")]
+    pub victim: IpAddr,
+
+    /// The computer's level in the victim's games, 1 to 6.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=6))]
+    pub victim_level: u8,
+
+    /// The victim's turns measured alone, and again under the flood.
+    #[arg(long, default_value_t = 20)]
+    pub turns: usize,
+
+    /// An attacker's address, of 127.0.0.0/8; repeat it for several.
+    #[arg(long = "attacker", default_value = "127.0.0.2")]
+    pub attackers: Vec<IpAddr>,
+
+    /// Games each attacker keeps busy (one more is asked for, to see the
+    /// cap refuse it).
+    #[arg(long, default_value_t = 4)]
+    pub attacker_games: usize,
+
+    /// The computer's level in the attackers' games, 1 to 6.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=6))]
+    pub attacker_level: u8,
+
+    /// Sockets each attacker opens on its first game, each asking a hint
+    /// ten times a second (a socket's limit).
+    #[arg(long, default_value_t = 31)]
+    pub hint_sockets: usize,
+
+    /// Hints each attacker asks over HTTP per second, on its first game.
+    #[arg(long, default_value_t = 10)]
+    pub http_hints: u32,
+
+    /// How long the flood runs before the victim's turns are measured.
+    #[arg(long, default_value = "3s", value_parser = parse_duration)]
+    pub ramp: Duration,
 }
 
 /// Flags of `run`.

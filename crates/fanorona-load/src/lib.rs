@@ -9,11 +9,14 @@
 //! figure can be given as a ratio to the transport's own cost. Beside the
 //! games between people it can keep games against the computer, one
 //! socket each playing the person's side, to see whether the computer's
-//! searches slow the relay; their reply times are counted apart.
+//! searches slow the relay; their reply times are counted apart. And it
+//! can measure whether the computer is shared fairly: a victim address's
+//! reply times alone and while attacker addresses flood the computer.
 
 pub mod cli;
 pub mod computer;
 pub mod echo;
+pub mod fairness;
 pub mod game;
 pub mod plot;
 pub mod procinfo;

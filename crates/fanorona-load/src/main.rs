@@ -22,6 +22,7 @@ fn main() -> ExitCode {
             Command::Run(args) => fanorona_load::run::run(args).await,
             Command::EchoServer(args) => fanorona_load::echo::serve(args).await,
             Command::Plot(args) => fanorona_load::plot::plot(&args),
+            Command::Fairness(args) => fanorona_load::fairness::fairness(args).await,
         }
     });
     match result {

@@ -1,14 +1,18 @@
 //! The server's protocol as the load tool speaks it: HTTP create and
 //! join, WebSocket connect, state messages and intents.
 
-use std::fmt;
+use std::{
+    fmt,
+    net::{IpAddr, SocketAddr},
+};
 
 use serde::Deserialize;
-use tokio::net::TcpStream;
+use tokio::net::{TcpSocket, TcpStream};
 use tokio_tungstenite::{
-    connect_async_with_config,
+    client_async_with_config, connect_async_with_config,
     tungstenite::{
         client::IntoClientRequest,
+        handshake::client::Request,
         http::{header::AUTHORIZATION, HeaderValue},
         protocol::WebSocketConfig,
     },
@@ -82,6 +86,20 @@ impl Target {
     /// The `host:port` part.
     pub fn authority(&self) -> &str {
         self.http.trim_start_matches("http://")
+    }
+
+    /// The socket address, when the host is an IP address.
+    ///
+    /// # Errors
+    ///
+    /// When the host is a name, or the port is missing.
+    pub fn socket_addr(&self) -> Result<SocketAddr, WireError> {
+        self.authority().parse().map_err(|_| {
+            WireError::new(
+                "bad_url",
+                format!("{}: use an IP address and a port", self.http),
+            )
+        })
     }
 }
 
@@ -236,6 +254,14 @@ fn seat_index(color: &str) -> Option<usize> {
 ///
 /// A bad URL or secret, or a failed connection or handshake.
 pub async fn connect(url: &str, seat: Option<&str>) -> Result<Socket, WireError> {
+    let (socket, _) = connect_async_with_config(request(url, seat)?, Some(config()), true)
+        .await
+        .map_err(|e| WireError::new("ws_connect", e))?;
+    Ok(socket)
+}
+
+/// The upgrade request to `url`, holding the seat's bearer if any.
+fn request(url: &str, seat: Option<&str>) -> Result<Request, WireError> {
     let mut request = url
         .into_client_request()
         .map_err(|e| WireError::new("bad_url", e))?;
@@ -244,10 +270,44 @@ pub async fn connect(url: &str, seat: Option<&str>) -> Result<Socket, WireError>
             .map_err(|e| WireError::new("bad_secret", e))?;
         request.headers_mut().insert(AUTHORIZATION, value);
     }
-    let config = WebSocketConfig::default()
+    Ok(request)
+}
+
+/// The tool's socket settings.
+fn config() -> WebSocketConfig {
+    WebSocketConfig::default()
         .read_buffer_size(READ_BUFFER)
-        .write_buffer_size(0);
-    let (socket, _) = connect_async_with_config(request, Some(config), true)
+        .write_buffer_size(0)
+}
+
+/// [`connect`], the connection coming from the local address `local`
+/// (one of 127.0.0.0/8, to look like another client to a server on
+/// loopback) to the server at `server`.
+///
+/// # Errors
+///
+/// A bad URL or secret, an address that cannot be bound, or a failed
+/// connection or handshake.
+pub async fn connect_from(
+    url: &str,
+    seat: Option<&str>,
+    server: SocketAddr,
+    local: IpAddr,
+) -> Result<Socket, WireError> {
+    let request = request(url, seat)?;
+    let socket = match local {
+        IpAddr::V4(_) => TcpSocket::new_v4(),
+        IpAddr::V6(_) => TcpSocket::new_v6(),
+    }
+    .map_err(|e| WireError::new("tcp_socket", e))?;
+    socket
+        .bind(SocketAddr::new(local, 0))
+        .map_err(|e| WireError::new("tcp_bind", e))?;
+    let tcp = socket
+        .connect(server)
+        .await
+        .map_err(|e| WireError::new("tcp_connect", e))?;
+    let (socket, _) = client_async_with_config(request, MaybeTlsStream::Plain(tcp), Some(config()))
         .await
         .map_err(|e| WireError::new("ws_connect", e))?;
     Ok(socket)
