@@ -153,10 +153,12 @@ enum Command {
     /// side: wins, draws, losses, score, and the Elo difference with its
     /// 95% interval.
     Match {
-        /// The first player: `random`, `greedy` or a level 1 to 6.
+        /// The first player: `random`, `greedy`, a level 1 to 6, or level
+        /// 5 or 6 stopped after at most so many nodes, like `6/100000` (as
+        /// a busy server cuts its search short).
         #[arg(long, value_name = "P")]
         white: String,
-        /// The second player: `random`, `greedy` or a level 1 to 6.
+        /// The second player, as `--white`.
         #[arg(long, value_name = "P")]
         black: String,
         /// The number of games, 1 or more.
@@ -402,7 +404,8 @@ fn usage<T>(result: Result<T, String>) -> Result<T, Failure> {
     result.map_err(Failure::Usage)
 }
 
-/// Reads a match player: `random`, `greedy` or a level 1 to 6.
+/// Reads a match player: `random`, `greedy`, a level 1 to 6, or a capped
+/// level like `6/100000`.
 fn parse_player(flag: &str, text: &str) -> Result<Player, Failure> {
     text.parse()
         .map_err(|err| Failure::Usage(format!("{flag}: {err}")))

@@ -373,6 +373,35 @@ fn match_rejects_bad_input_with_one_line() {
     }
 }
 
+/// A level cut to a node budget, as a busy server cuts its search, plays
+/// a match; a cap on a level that searches by depth is refused.
+// See: issue 21
+#[test]
+fn a_level_cut_to_a_node_budget_plays_a_match() {
+    let out = ok(&[
+        "match", "--white", "6/2000", "--black", "random", "--games", "2",
+    ]);
+    assert!(
+        out.contains("level 6 (Strongest) at 2000 nodes against random"),
+        "{out}"
+    );
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("game ")).count(),
+        2,
+        "{out}"
+    );
+    let line = fails(
+        2,
+        &[
+            "match", "--white", "3/2000", "--black", "random", "--games", "2",
+        ],
+    );
+    assert!(
+        line.starts_with("fanorona: --white: expected a level that searches by nodes"),
+        "{line}"
+    );
+}
+
 #[test]
 fn help_names_the_engine_commands() {
     let out = ok(&["--help"]);

@@ -26,22 +26,34 @@ pub enum Player {
     Greedy,
     /// The engine at a level.
     Level(Level),
+    /// A level that searches by nodes (5 or 6), stopped after at most this
+    /// many: the level as a server short of time plays it.
+    Capped(Level, u64),
 }
 
 impl FromStr for Player {
     type Err = String;
 
-    /// `random`, `greedy` or a level number 1 to 6.
+    /// `random`, `greedy`, a level number 1 to 6, or a level that
+    /// searches by nodes and its cap, like `6/100000`.
     fn from_str(s: &str) -> Result<Player, String> {
+        let level = |text: &str| text.parse::<u8>().ok().and_then(Level::new);
         match s {
             "random" => Ok(Player::Random),
             "greedy" => Ok(Player::Greedy),
-            _ => s
-                .parse::<u8>()
-                .ok()
-                .and_then(Level::new)
-                .map(Player::Level)
-                .ok_or_else(|| format!("expected a level 1 to 6, random or greedy, found {s:?}")),
+            _ => match s.split_once('/') {
+                None => level(s).map(Player::Level).ok_or_else(|| {
+                    format!("expected a level 1 to 6, random or greedy, found {s:?}")
+                }),
+                Some((l, nodes)) => match (level(l), nodes.parse::<u64>()) {
+                    (Some(l), Ok(n)) if n > 0 && l.spec().nodes.is_some() => {
+                        Ok(Player::Capped(l, n))
+                    }
+                    _ => Err(format!(
+                        "expected a level that searches by nodes (5 or 6) and a cap of 1 or more, like 6/100000, found {s:?}"
+                    )),
+                },
+            },
         }
     }
 }
@@ -52,6 +64,7 @@ impl fmt::Display for Player {
             Player::Random => f.write_str("random"),
             Player::Greedy => f.write_str("greedy"),
             Player::Level(l) => write!(f, "level {l}"),
+            Player::Capped(l, n) => write!(f, "level {l} at {n} nodes"),
         }
     }
 }
@@ -192,7 +205,7 @@ struct Seat {
 impl Seat {
     fn new(player: Player, seed: u64, tables: Option<&Arc<Tables>>) -> Seat {
         let engine = match player {
-            Player::Level(_) => {
+            Player::Level(_) | Player::Capped(..) => {
                 let mut engine = Engine::new(Config {
                     table_bytes: 8 << 20,
                     ..Config::default()
@@ -212,7 +225,9 @@ impl Seat {
     fn turn(&mut self, pos: &Position, time: Option<Duration>) -> Option<Turn> {
         let stop = AtomicBool::new(false);
         match (self.player, self.engine.as_mut()) {
-            (Player::Random, _) | (Player::Level(_), None) => random_turn(pos, &mut self.rng),
+            (Player::Random, _) | (Player::Level(_) | Player::Capped(..), None) => {
+                random_turn(pos, &mut self.rng)
+            }
             (Player::Greedy, _) => greedy_turn(pos, &mut self.rng),
             (Player::Level(level), Some(engine)) => {
                 let spec = level.spec();
@@ -229,6 +244,16 @@ impl Seat {
                         engine.play_level(pos, level, seed, &stop).best
                     }
                 }
+            }
+            (Player::Capped(level, cap), Some(engine)) => {
+                // The levels by nodes play their search's best turn, with
+                // their tables and the full quiescence: the same search,
+                // stopped sooner.
+                let limits = Limits {
+                    nodes: Some(level.spec().nodes.map_or(cap, |n| n.min(cap))),
+                    ..Limits::default()
+                };
+                engine.search(pos, limits, &stop, |_| {}).best
             }
         }
     }
@@ -347,5 +372,9 @@ mod tests {
             Ok(Player::Level(Level::new(3).expect("level")))
         );
         assert!("7".parse::<Player>().is_err());
+        assert_eq!("6/100000".parse(), Ok(Player::Capped(Level::MAX, 100_000)));
+        for bad in ["3/1000", "6/0", "6/", "6/many", "/100", "7/100"] {
+            assert!(bad.parse::<Player>().is_err(), "{bad}");
+        }
     }
 }
