@@ -3,6 +3,10 @@
 //! remembered for the positions already answered, at most
 //! `--hints-per-minute` searched, and dropped as soon as nobody can use
 //! the answer (the game moved on, or everyone who asked has gone).
+//!
+//! A hint never shares the computer's own search: a hint is for the
+//! person to move, and the computer searches only positions where it is
+//! to move, so the two are never of the same position.
 
 use std::{collections::VecDeque, num::NonZeroU32};
 
