@@ -23,6 +23,15 @@ async fn patient() -> TestServer {
 /// (HTTP) and code expected.
 const INTENTS: &[(&str, &str, StatusCode, &str)] = &[
     ("wrong types", r#"{"type":"step","from":1,"to":[],"kind":null}"#, StatusCode::BAD_REQUEST, "bad_message"),
+    ("kind null", r#"{"type":"step","from":"d3","to":"e3","kind":null}"#, StatusCode::BAD_REQUEST, "bad_message"),
+    ("kind a number", r#"{"type":"step","from":"d3","to":"e3","kind":7}"#, StatusCode::BAD_REQUEST, "bad_message"),
+    ("kind an array", r#"{"type":"step","from":"d3","to":"e3","kind":["approach"]}"#, StatusCode::BAD_REQUEST, "bad_message"),
+    ("kind an object", r#"{"type":"step","from":"d3","to":"e3","kind":{"approach":1}}"#, StatusCode::BAD_REQUEST, "bad_message"),
+    ("kind true", r#"{"type":"step","from":"d3","to":"e3","kind":true}"#, StatusCode::BAD_REQUEST, "bad_message"),
+    ("from null", r#"{"type":"step","from":null,"to":"e3","kind":"approach"}"#, StatusCode::BAD_REQUEST, "bad_message"),
+    ("to an object", r#"{"type":"step","from":"d3","to":{},"kind":"approach"}"#, StatusCode::BAD_REQUEST, "bad_message"),
+    ("level null", r#"{"type":"set_level","level":null}"#, StatusCode::BAD_REQUEST, "bad_message"),
+    ("level an array", r#"{"type":"set_level","level":[4]}"#, StatusCode::BAD_REQUEST, "bad_message"),
     ("type not a string", r#"{"type":7}"#, StatusCode::BAD_REQUEST, "unknown_type"),
     ("huge numbers", r#"{"type":"step","from":1e999,"to":"e3","kind":"approach"}"#, StatusCode::BAD_REQUEST, "bad_json"),
     ("huge integer", r#"{"type":"step","from":123456789012345678901234567890,"to":"e3","kind":"approach"}"#, StatusCode::BAD_REQUEST, "bad_message"),
@@ -98,6 +107,56 @@ async fn unknown_fields_are_ignored_in_intents_and_refused_in_requests() {
         (StatusCode::BAD_REQUEST, Some("bad_message"))
     );
     let _ = black;
+}
+
+/// A request body that is a JSON object is `bad_message` whatever its
+/// fields hold; serde's enums called `null` or a number there a syntax
+/// error, and so `bad_json`. See: issues/21.
+#[tokio::test]
+async fn wrong_json_types_in_a_request_are_bad_message_not_bad_json() {
+    let server = patient().await;
+    let (id, _, _) = server.two_player_game(None).await;
+    let join = format!("/api/games/{id}/join");
+    for (path, body) in [
+        ("/api/games", r#"{"first":null}"#),
+        ("/api/games", r#"{"first":7}"#),
+        ("/api/games", r#"{"first":["me"]}"#),
+        ("/api/games", r#"{"first":{}}"#),
+        ("/api/games", r#"{"first":"me","opponent":null}"#),
+        ("/api/games", r#"{"first":"me","opponent":3}"#),
+        (
+            "/api/games",
+            r#"{"first":"me","opponent":"computer","level":[3]}"#,
+        ),
+        ("/api/games", r#"{"first":"me","position":12}"#),
+        (&join, r#"{"invite":null}"#),
+        (&join, r#"{"invite":7}"#),
+        (&join, r#"{"invite":"U1F5jtvo2nbP9FZiyArH8x","key":[]}"#),
+    ] {
+        let (status, error) = server.post(path, body, None).await;
+        assert_eq!(
+            (status, error["code"].as_str()),
+            (StatusCode::BAD_REQUEST, Some("bad_message")),
+            "{path} {body}"
+        );
+    }
+    // Not an object, or not JSON: `bad_json` (an array was read as the
+    // fields in order, and `["me"]` created a game).
+    for body in [
+        "null",
+        "[]",
+        r#"["me"]"#,
+        "7",
+        r#"{"first":"me""#,
+        r#"{"first":1e999}"#,
+    ] {
+        let (status, error) = server.post("/api/games", body, None).await;
+        assert_eq!(
+            (status, error["code"].as_str()),
+            (StatusCode::BAD_REQUEST, Some("bad_json")),
+            "{body}"
+        );
+    }
 }
 
 #[tokio::test]

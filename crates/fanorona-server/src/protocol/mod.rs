@@ -55,12 +55,26 @@ impl TryFrom<u64> for WireLevel {
     }
 }
 
+/// How a step captures, read from a string. Not serde's own enum reading:
+/// that one calls anything but a string or an object a syntax error, so
+/// `"kind": null` was answered `bad_json` in an object that is JSON.
 #[derive(Debug, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum WireKind {
-    Paika,
-    Approach,
-    Withdrawal,
+#[serde(try_from = "String")]
+struct WireKind(StepKind);
+
+impl TryFrom<String> for WireKind {
+    type Error = String;
+
+    fn try_from(s: String) -> Result<WireKind, String> {
+        match s.as_str() {
+            "paika" => Ok(WireKind(StepKind::Paika)),
+            "approach" => Ok(WireKind(StepKind::Approach)),
+            "withdrawal" => Ok(WireKind(StepKind::Withdrawal)),
+            _ => Err(format!(
+                "{s:?} is not a kind of step: use paika, approach or withdrawal"
+            )),
+        }
+    }
 }
 
 /// Why a client message could not be read.
@@ -241,11 +255,7 @@ impl Fields<'_> {
         Ok(Intent::Step {
             from: field::<WireSquare>(name, "from", self.from)?.0,
             to: field::<WireSquare>(name, "to", self.to)?.0,
-            kind: match field(name, "kind", self.kind)? {
-                WireKind::Paika => StepKind::Paika,
-                WireKind::Approach => StepKind::Approach,
-                WireKind::Withdrawal => StepKind::Withdrawal,
-            },
+            kind: field::<WireKind>(name, "kind", self.kind)?.0,
         })
     }
 }
@@ -262,6 +272,9 @@ fn string(raw: &RawValue) -> Option<Cow<'_, str>> {
 /// not JSON the reader can hold (a number out of range) is `bad_json`, as it
 /// is anywhere else in a message; a value of the wrong kind is
 /// `bad_message`, saying why without the position in the field's own text.
+/// A reader may call a value of the wrong kind a syntax error (serde's
+/// enums do, for `null` or a number): the value is read again as any JSON
+/// to tell the two apart.
 fn field<T: DeserializeOwned>(
     kind: &str,
     name: &str,
@@ -274,7 +287,10 @@ fn field<T: DeserializeOwned>(
     let raw = raw.ok_or_else(|| bad(format!("missing field `{name}`")))?;
     serde_json::from_str(raw.get()).map_err(|e| {
         if e.is_syntax() {
-            return ProtocolError::BadJson;
+            if serde_json::from_str::<serde_json::Value>(raw.get()).is_err() {
+                return ProtocolError::BadJson;
+            }
+            return bad(format!("`{name}` is not of the right type"));
         }
         let text = e.to_string();
         let position = format!(" at line {} column {}", e.line(), e.column());
@@ -481,6 +497,67 @@ mod tests {
         assert_eq!(
             code(r#"{"type":"step","from":"d3","to":"e3"}"#),
             Err("bad_message")
+        );
+    }
+
+    // See: issues/21 (a wrong type in an object was `bad_json`).
+    #[test]
+    fn a_field_of_the_wrong_json_type_is_a_bad_message_not_bad_json() {
+        let good = [
+            ("step", "from", r#""d3""#),
+            ("step", "to", r#""e3""#),
+            ("step", "kind", r#""approach""#),
+            ("set_level", "level", "4"),
+        ];
+        for (kind, name, _) in good {
+            for wrong in [
+                "null",
+                "7",
+                "-1",
+                "2.5",
+                "true",
+                "[]",
+                "[1]",
+                "{}",
+                r#"{"a":1}"#,
+                r#""""#,
+            ] {
+                let fields: Vec<String> = good
+                    .iter()
+                    .filter(|(k, _, _)| *k == kind)
+                    .map(|(_, n, v)| format!("\"{n}\":{}", if *n == name { wrong } else { v }))
+                    .collect();
+                let text = format!("{{\"type\":\"{kind}\",{}}}", fields.join(","));
+                let refused = parse_intent(&text);
+                assert_eq!(
+                    refused.as_ref().map_err(|e| e.code()),
+                    Err("bad_message"),
+                    "{text}"
+                );
+                let message = refused.err().map(|e| e.to_string()).unwrap_or_default();
+                assert!(
+                    message.starts_with(&format!("bad {kind} message: ")),
+                    "{message}"
+                );
+            }
+        }
+        assert_eq!(
+            parse_intent(r#"{"type":"step","from":"d3","to":"e3","kind":null}"#)
+                .map_err(|e| e.to_string()),
+            Err("bad step message: invalid type: null, expected a string".into())
+        );
+        assert_eq!(
+            parse_intent(r#"{"type":"step","from":"d3","to":"e3","kind":"A"}"#)
+                .map_err(|e| e.to_string()),
+            Err(
+                r#"bad step message: "A" is not a kind of step: use paika, approach or withdrawal"#
+                    .into()
+            )
+        );
+        // A number no reader can hold is still not JSON the server reads.
+        assert_eq!(
+            parse_intent(r#"{"type":"set_level","level":1e999}"#).map_err(|e| e.code()),
+            Err("bad_json")
         );
     }
 

@@ -2,7 +2,7 @@
 
 use axum::{
     body::Bytes,
-    extract::{FromRequest, Request, State},
+    extract::{rejection::JsonRejection, FromRequest, Request, State},
     http::{header, HeaderMap, StatusCode},
     response::{IntoResponse, Response},
     Json,
@@ -29,9 +29,35 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
     type Rejection = AppError;
 
     async fn from_request(req: Request, state: &S) -> Result<Body<T>, AppError> {
-        check_json_headers(req.headers())?;
-        let Json(value) = Json::<T>::from_request(req, state).await?;
-        Ok(Body(value))
+        let JsonBytes(bytes) = JsonBytes::from_request(req, state).await?;
+        // serde would read a struct from an array too (`["me"]`).
+        if bytes.trim_ascii_start().first() != Some(&b'{') {
+            return Err(ProtocolError::BadJson.into());
+        }
+        match Json::<T>::from_bytes(&bytes) {
+            Ok(Json(value)) => Ok(Body(value)),
+            Err(rejection) => Err(body_error(rejection, &bytes)),
+        }
+    }
+}
+
+/// Why a body that starts as an object was refused. serde calls a field
+/// of the wrong kind for an enum (`"first": null`) a syntax error, as it
+/// does broken JSON: a body that is a JSON object is `bad_message`
+/// whatever its fields hold, and only one that is not is `bad_json`.
+fn body_error(rejection: JsonRejection, bytes: &[u8]) -> AppError {
+    match rejection {
+        JsonRejection::JsonSyntaxError(e)
+            if serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(bytes)
+                .is_ok() =>
+        {
+            ProtocolError::BadMessage {
+                kind: "request".into(),
+                detail: e.body_text(),
+            }
+            .into()
+        }
+        other => other.into(),
     }
 }
 
