@@ -18,6 +18,7 @@ use fanorona_engine::{Config, Engine, Limits, MatchConfig, Player, Tables};
 
 mod arena;
 mod draw;
+mod echo;
 mod protocol;
 mod record;
 mod report;
@@ -395,8 +396,9 @@ fn position_from_text(text: &str) -> Result<Position, String> {
     }
     let setup: Setup = text
         .parse()
-        .map_err(|err| format!("invalid position {text:?}: {err}"))?;
-    Position::from_setup(setup).map_err(|err| format!("illegal position {text:?}: {err}"))
+        .map_err(|err| format!("invalid position {}: {err}", echo::quote(text)))?;
+    Position::from_setup(setup)
+        .map_err(|err| format!("illegal position {}: {err}", echo::quote(text)))
 }
 
 /// Makes a reason for bad input a usage failure.
@@ -420,7 +422,8 @@ fn parse_number<T: std::str::FromStr + PartialOrd + From<u8>>(
     match text.parse::<T>() {
         Ok(n) if n >= T::from(min) => Ok(n),
         _ => Err(Failure::Usage(format!(
-            "invalid {what} {text:?}: expected a whole number, {min} or more"
+            "invalid {what} {}: expected a whole number, {min} or more",
+            echo::quote(text)
         ))),
     }
 }
@@ -430,7 +433,8 @@ fn parse_depth(text: &str) -> Result<u32, Failure> {
     match text.parse::<u32>() {
         Ok(depth) if depth >= 1 => Ok(depth),
         _ => Err(Failure::Usage(format!(
-            "invalid depth {text:?}: expected a whole number of turns, 1 or more"
+            "invalid depth {}: expected a whole number of turns, 1 or more",
+            echo::quote(text)
         ))),
     }
 }

@@ -15,6 +15,7 @@ use fanorona::{Position, Turn};
 use fanorona_engine::{Config, Engine, Level, Tables};
 
 use crate::{
+    echo::{cut, quote},
     position_from_text,
     report::{parse_level, parse_limit, think, Think},
 };
@@ -75,7 +76,7 @@ pub(crate) fn run(
         match session.answer(&line, out) {
             Ok(ControlFlow::Continue(())) => {}
             Ok(ControlFlow::Break(())) => return Ok(()),
-            Err(Problem::Line(reason)) => writeln!(out, "error {reason}")?,
+            Err(Problem::Line(reason)) => writeln!(out, "{}", cut(&format!("error {reason}")))?,
             Err(Problem::Output(err)) => return Err(err),
         }
         out.flush()?;
@@ -118,8 +119,9 @@ impl Session {
             }
             _ => {
                 return Err(Problem::Line(format!(
-                    "unknown command {command:?}: expected position, level, go, newgame, \
-                     isready or quit"
+                    "unknown command {}: expected position, level, go, newgame, \
+                     isready or quit",
+                    quote(command)
                 )))
             }
         }
@@ -149,7 +151,7 @@ fn position(args: &[&str]) -> Result<Position, String> {
     for (i, text) in turns.iter().enumerate() {
         let turn: Turn = text
             .parse()
-            .map_err(|err| format!("turn {} ({text:?}): {err}", i + 1))?;
+            .map_err(|err| format!("turn {} ({}): {err}", i + 1, quote(text)))?;
         pos = pos
             .play(&turn)
             .map_err(|err| format!("turn {} ({turn}): {err}", i + 1))?;

@@ -9,6 +9,8 @@ use std::{
 use fanorona::Position;
 use fanorona_engine::{zobrist, Engine, Info, Level, Limits, SearchResult, MAX_DEPTH};
 
+use crate::echo::quote;
+
 /// How the engine chooses a turn: a search within limits, or as a level
 /// plays.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -23,7 +25,7 @@ pub(crate) enum Think {
 /// `depth` (turns, at most [`MAX_DEPTH`]); each is a whole number, 1 or
 /// more.
 pub(crate) fn parse_limit(kind: &str, text: &str) -> Result<Limits, String> {
-    let bad = |expected: &str| format!("invalid {kind} {text:?}: expected {expected}");
+    let bad = |expected: &str| format!("invalid {kind} {}: expected {expected}", quote(text));
     match kind {
         "time" => match text.parse::<u64>() {
             Ok(ms) if ms >= 1 => Ok(Limits::time_ms(ms)),
@@ -38,7 +40,8 @@ pub(crate) fn parse_limit(kind: &str, text: &str) -> Result<Limits, String> {
             _ => Err(bad(&format!("a whole number of turns, 1 to {MAX_DEPTH}"))),
         },
         _ => Err(format!(
-            "unknown limit {kind:?}: expected time, nodes or depth"
+            "unknown limit {}: expected time, nodes or depth",
+            quote(kind)
         )),
     }
 }
@@ -48,7 +51,7 @@ pub(crate) fn parse_level(text: &str) -> Result<Level, String> {
     text.parse::<u8>()
         .ok()
         .and_then(Level::new)
-        .ok_or_else(|| format!("invalid level {text:?}: expected a level 1 to 6"))
+        .ok_or_else(|| format!("invalid level {}: expected a level 1 to 6", quote(text)))
 }
 
 /// The `info` line of a completed depth:

@@ -299,6 +299,39 @@ fn engine_session_answers_each_line() {
     assert_eq!(status.code(), Some(0));
 }
 
+/// An error quotes the start of a long input, not all of it: a 10 MB
+/// line came back whole in its `error` line. See: issues/21.
+#[test]
+fn engine_errors_quote_only_the_start_of_a_long_line() {
+    let word = "x".repeat(10 << 20);
+    let board = "B".repeat(10 << 20);
+    let input = format!(
+        "{word}\nposition {board} w\nlevel {word}\ngo {word} 1\n\
+         go depth {word}\nposition start moves {word}\nisready\n"
+    );
+    let run = common::fanorona_with_input(&["engine", "--tables", "0"], input.as_bytes());
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 7, "{}", run.stdout.len());
+    assert!(
+        lines[0].starts_with(&format!(
+            "error unknown command \"{}\"… (10485760 bytes)",
+            &word[..80]
+        )),
+        "{}",
+        &lines[0][..lines[0].len().min(300)]
+    );
+    for line in &lines[..6] {
+        assert!(
+            line.starts_with("error "),
+            "{}",
+            &line[..line.len().min(300)]
+        );
+        assert!(line.chars().count() <= 401, "{} characters", line.len());
+    }
+    assert_eq!(lines[6], "readyok");
+}
+
 #[test]
 fn engine_ends_with_its_input() {
     let mut engine = Session::start();

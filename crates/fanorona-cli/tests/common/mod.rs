@@ -35,10 +35,14 @@ pub(crate) fn fanorona_with_input(args: &[&str], input: &[u8]) -> Run {
         .spawn()
         .expect("the fanorona binary runs");
     let mut stdin = child.stdin.take().expect("a pipe");
-    // A binary that does not read its input closes the pipe early.
-    let _ = stdin.write_all(input);
-    drop(stdin);
+    let input = input.to_vec();
+    // Written by a thread of its own while the output is read: a binary
+    // that answers as it reads would fill its output pipe and wait, while
+    // this wrote on. A binary that does not read its input closes the pipe
+    // early.
+    let writer = std::thread::spawn(move || drop(stdin.write_all(&input)));
     let output = child.wait_with_output().expect("the fanorona binary ends");
+    writer.join().expect("the input is written");
     let run = Run {
         stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
         stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
