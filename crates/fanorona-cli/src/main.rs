@@ -292,7 +292,8 @@ fn run(command: Command) -> Result<(), Failure> {
             tables,
         } => {
             let pos = parse_position(&position)?;
-            let tables = endgame_tables(&tables.value)?;
+            // Every argument is read before the tables are built (seconds
+            // for 5 stones), so a bad one fails at once.
             let how = match (level, time, nodes, depth) {
                 (Some(level), ..) => Think::Level(usage(parse_level(&level))?),
                 (None, Some(ms), ..) => Think::Limits(usage(parse_limit("time", &ms))?),
@@ -300,6 +301,7 @@ fn run(command: Command) -> Result<(), Failure> {
                 (None, None, None, Some(d)) => Think::Limits(usage(parse_limit("depth", &d))?),
                 (None, None, None, None) => Think::Limits(Limits::time_ms(1000)),
             };
+            let tables = endgame_tables(&tables.value)?;
             let mut engine = Engine::new(Config::default());
             engine.set_tables(tables);
             report::think(&mut engine, &pos, how, &mut out)?;

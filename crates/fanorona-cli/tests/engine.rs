@@ -174,6 +174,28 @@ fn analyse_rejects_bad_input_with_one_line() {
     }
 }
 
+/// The limits are read before the endgame tables are built (tens of
+/// seconds for 5 stones): a bad one fails at once, here before the tables
+/// file, which does not exist, is even opened. See: issues/21.
+#[test]
+fn analyse_reads_its_limits_before_the_tables() {
+    let missing = std::env::temp_dir().join("fanorona-no-such-tables-file");
+    let missing = missing.to_str().expect("a UTF-8 path");
+    for (flag, value) in [
+        ("--time", "soon"),
+        ("--nodes", "0"),
+        ("--depth", "99"),
+        ("--level", "9"),
+    ] {
+        let line = fails(2, &["analyse", "-", flag, value, "--tables", missing]);
+        let name = flag.trim_start_matches('-');
+        assert!(
+            line.starts_with(&format!("fanorona: invalid {name} \"{value}\"")),
+            "{line}"
+        );
+    }
+}
+
 #[test]
 fn analyse_takes_one_limit_and_no_limit_with_a_level() {
     for args in [
