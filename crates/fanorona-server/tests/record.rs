@@ -215,6 +215,56 @@ async fn a_takeback_of_the_last_turn_takes_the_end_out_of_the_record() {
     server.stop().await;
 }
 
+/// The record's sentences are in the language of the request: the answer
+/// says which (`Content-Language`) and on what it depends (`Vary`), so a
+/// cache never gives one reader's language to another. See: issues/21.
+#[tokio::test]
+async fn the_record_says_its_language_and_what_chose_it() {
+    let server = start().await;
+    let (id, _, _) = server.two_player_game(None).await;
+    let path = format!("/api/games/{id}/record");
+    for (query, headers, lang) in [
+        ("", &[][..], "en"),
+        (
+            "",
+            &[("accept-language", "fr-FR,fr;q=0.9,en;q=0.5")][..],
+            "fr",
+        ),
+        (
+            "",
+            &[("accept-language", "fr"), ("cookie", "lang=mg")][..],
+            "mg",
+        ),
+        ("?lang=fr", &[("cookie", "lang=mg")][..], "fr"),
+        ("?lang=xx", &[("accept-language", "mg")][..], "mg"),
+    ] {
+        let mut request = server.http.get(server.url(&format!("{path}{query}")));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let resp = request.send().await.unwrap();
+        assert_eq!(resp.status(), StatusCode::OK);
+        let header = |name| {
+            resp.headers()
+                .get(name)
+                .map(|v: &header::HeaderValue| v.to_str().unwrap().to_owned())
+        };
+        assert_eq!(
+            header(header::CONTENT_LANGUAGE).as_deref(),
+            Some(lang),
+            "{query} {headers:?}"
+        );
+        let vary = header(header::VARY)
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        for name in ["accept-language", "cookie"] {
+            assert!(vary.contains(name), "Vary: {vary}");
+        }
+        assert_eq!(header(header::SET_COOKIE), None, "a record sets no cookie");
+    }
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn an_unknown_game_has_no_record() {
     let server = start().await;

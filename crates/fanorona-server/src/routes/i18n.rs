@@ -126,6 +126,23 @@ impl Choice {
             }
         }
     }
+
+    /// Adds to `out` what an answer in this language that is not a page
+    /// carries (the game record, never compressed): `Content-Language`,
+    /// and `Vary` on the headers that chose it, so that a cache keeps one
+    /// copy per language. The link's `lang` is part of the address, which
+    /// a cache tells apart by itself. No cookie: a file saved is not a
+    /// choice of the site's language.
+    pub(crate) fn label(self, out: &mut HeaderMap) {
+        out.insert(
+            header::CONTENT_LANGUAGE,
+            HeaderValue::from_static(self.lang.tag()),
+        );
+        out.insert(
+            header::VARY,
+            HeaderValue::from_static("accept-language, cookie"),
+        );
+    }
 }
 
 /// A handler's argument: the language of its request ([`Choice::of`]).

@@ -36,7 +36,7 @@ pub(super) async fn get_record(
     let catalog = Catalog::of(choice.lang);
     let text = record(&facts, &hub.site().origin, &id, catalog)?.to_string();
     let disposition = format!("attachment; filename=\"fanorona-{id}.txt\"");
-    Ok((
+    let mut response = (
         [
             (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
             (header::CONTENT_DISPOSITION, disposition),
@@ -44,7 +44,9 @@ pub(super) async fn get_record(
         ],
         text,
     )
-        .into_response())
+        .into_response();
+    choice.label(response.headers_mut());
+    Ok(response)
 }
 
 /// The record of a game: its header, its sentences from `catalog`, then
