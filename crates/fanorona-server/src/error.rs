@@ -2,7 +2,7 @@
 
 use axum::{
     extract::rejection::JsonRejection,
-    http::{header, HeaderValue, StatusCode},
+    http::{header, HeaderMap, HeaderValue, StatusCode},
     response::{IntoResponse, Response},
 };
 use fanorona::PlayError;
@@ -12,10 +12,6 @@ use crate::{
     protocol::{EncodeError, ProtocolError, ServerMsg},
     store::StoreError,
 };
-
-/// The seconds a client is told to wait after `busy`: about as long as
-/// the searches ahead of it may take (`--computer-max-wait`'s default).
-const BUSY_RETRY_AFTER: u64 = 5;
 
 /// Everything a request or a message can fail with. Each has a stable code
 /// and status; internal details are logged, never sent.
@@ -51,6 +47,11 @@ pub enum AppError {
     /// The server is shutting down or the game's task has stopped.
     #[error("the server is busy or shutting down, try again")]
     Unavailable,
+    /// The database cannot be reached or is locked, so the game could not
+    /// be read: nothing changed, the client may try again after
+    /// [`RETRY_AFTER`] seconds.
+    #[error("the database cannot be reached just now: try again in a moment")]
+    DatabaseUnavailable,
     /// Storing the change failed (disk full, database locked or busy):
     /// nothing changed, the sender may try again.
     #[error("not saved, try again: the server could not store this")]
@@ -91,9 +92,10 @@ pub enum AppError {
     /// The request body is not declared as JSON.
     #[error("send the body as JSON, with the header Content-Type: application/json")]
     UnsupportedMediaType,
-    /// Storage failed.
+    /// Storage failed (not by being unavailable: that is
+    /// [`AppError::DatabaseUnavailable`]).
     #[error("internal error")]
-    Store(#[from] StoreError),
+    Store(StoreError),
     /// The random source failed.
     #[error("internal error")]
     Random(#[from] getrandom::Error),
@@ -119,6 +121,7 @@ impl AppError {
             AppError::CustomStartDisabled => "custom_start_disabled",
             AppError::BadPosition(_) => "bad_position",
             AppError::Unavailable => "unavailable",
+            AppError::DatabaseUnavailable => "database_unavailable",
             AppError::NotSaved => "not_saved",
             AppError::GameChanged(_) => "game_changed",
             AppError::Busy => "busy",
@@ -154,9 +157,10 @@ impl AppError {
             | AppError::WrongSecret
             | AppError::CustomStartDisabled => StatusCode::FORBIDDEN,
             AppError::BadPosition(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            AppError::Unavailable | AppError::NotSaved | AppError::Busy => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            AppError::Unavailable
+            | AppError::DatabaseUnavailable
+            | AppError::NotSaved
+            | AppError::Busy => StatusCode::SERVICE_UNAVAILABLE,
             AppError::RateLimited
             | AppError::TooManyConnections
             | AppError::TooManyComputerGames
@@ -170,13 +174,21 @@ impl AppError {
         }
     }
 
-    /// The seconds a client should wait before trying again, for the
-    /// errors that know: the `Retry-After` header over HTTP.
+    /// The seconds a client should wait before it tries again, sent as
+    /// `Retry-After` over HTTP, when the error says so.
     pub fn retry_after(&self) -> Option<u64> {
         match self {
-            AppError::Busy => Some(BUSY_RETRY_AFTER),
+            AppError::Busy | AppError::DatabaseUnavailable => Some(RETRY_AFTER),
             AppError::HintLimit(seconds) => Some(*seconds),
             _ => None,
+        }
+    }
+
+    /// Adds the headers the error calls for to an answer made of it:
+    /// `Retry-After` when there is a time to wait.
+    pub(crate) fn mark(&self, headers: &mut HeaderMap) {
+        if let Some(seconds) = self.retry_after() {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
     }
 
@@ -204,6 +216,24 @@ impl AppError {
     }
 }
 
+/// The `Retry-After` of [`AppError::DatabaseUnavailable`] and
+/// [`AppError::Busy`], in seconds: as long as a connection refused for the
+/// server's own caps waits, about what a database restart takes, and the
+/// searches ahead of a refused one (`--computer-max-wait`'s default).
+pub(crate) const RETRY_AFTER: u64 = 5;
+
+impl From<StoreError> for AppError {
+    fn from(error: StoreError) -> AppError {
+        match error {
+            StoreError::Unavailable(error) => {
+                tracing::debug!(%error, "the database is unavailable");
+                AppError::DatabaseUnavailable
+            }
+            other => AppError::Store(other),
+        }
+    }
+}
+
 impl From<JsonRejection> for AppError {
     fn from(rejection: JsonRejection) -> AppError {
         match rejection {
@@ -227,11 +257,7 @@ impl IntoResponse for AppError {
             body,
         )
             .into_response();
-        if let Some(seconds) = self.retry_after() {
-            response
-                .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
-        }
+        self.mark(response.headers_mut());
         response
     }
 }

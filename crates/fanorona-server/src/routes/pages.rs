@@ -163,5 +163,7 @@ fn message_page(error: &AppError, choice: Choice, headers: &HeaderMap) -> Respon
         AppError::InvitationExpired => (Message::Expired, StatusCode::GONE),
         e => (Message::Failed, e.status()),
     };
-    assets::page_with_status(page, status, choice, headers)
+    let mut response = assets::page_with_status(page, status, choice, headers);
+    error.mark(response.headers_mut());
+    response
 }

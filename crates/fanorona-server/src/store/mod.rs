@@ -89,6 +89,12 @@ pub enum StoreError {
         /// What SQLite found.
         detail: String,
     },
+    /// The database cannot be reached now (PostgreSQL down or refusing
+    /// connections, or no connection free within the pool's wait), or is
+    /// locked (SQLite busy): nothing was read or written, and the same
+    /// call may succeed in a moment.
+    #[error("the database is unavailable: {0}")]
+    Unavailable(Box<dyn std::error::Error + Send + Sync>),
     /// Anything else: the backend's error.
     #[error("storage error: {0}")]
     Other(Box<dyn std::error::Error + Send + Sync>),

@@ -8,6 +8,7 @@
 //! Queries are plain `sqlx::query` with binds: the checked macros would
 //! need a database at build time.
 
+mod connections;
 mod listen;
 mod writer;
 
@@ -16,13 +17,16 @@ use std::{str::FromStr, sync::Arc, time::Duration};
 use async_trait::async_trait;
 use fanorona::{ByColor, Color};
 use sqlx::{
-    postgres::{PgConnectOptions, PgPool, PgPoolOptions, PgRow},
+    postgres::{PgConnectOptions, PgPoolOptions, PgRow},
     Connection, PgConnection, Row,
 };
 use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::{CancellationToken, DropGuard};
 
-use self::writer::{Write, Writer};
+use self::{
+    connections::Connections,
+    writer::{Write, Writer},
+};
 use super::{
     color_text, corrupt, decode_action, encode_action, parse_color, parse_level, seq_column,
     Change, GameRow, Notice, Store, StoreError, StoredGame,
@@ -42,9 +46,10 @@ static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres
 /// stay below PostgreSQL's default limit of 100 connections.
 const CONNECTIONS: u32 = 16;
 
-/// How long a request waits for a free connection before it fails (and
-/// the player gets `not_saved`) rather than hanging while the database is
-/// down.
+/// How long a request waits for a free connection, every one being busy,
+/// before it fails (and the player gets `not_saved`, or
+/// `database_unavailable` for a read) rather than hanging. A database that
+/// cannot be reached fails sooner ([`connections`]).
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// How many changes may wait for the hub before the slowest reader misses
@@ -58,7 +63,7 @@ const NOTICES: usize = 4096;
 /// Games in a PostgreSQL database.
 #[derive(Clone, Debug)]
 pub struct PgStore {
-    pool: PgPool,
+    connections: Connections,
     /// The `NOTIFY` channel of this database and schema.
     channel: Arc<str>,
     changes: broadcast::Sender<Change>,
@@ -78,8 +83,26 @@ impl From<sqlx::Error> for StoreError {
         match &e {
             sqlx::Error::RowNotFound => StoreError::NotFound,
             sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict,
+            _ if unavailable(&e) => StoreError::Unavailable(Box::new(e)),
             _ => StoreError::Other(Box::new(e)),
         }
+    }
+}
+
+/// Whether `e` says the database cannot be reached now, rather than that
+/// a statement is wrong: no connection in time (refused meanwhile), a
+/// connection lost or refused, or PostgreSQL shutting down, starting up or
+/// in recovery (SQLSTATE class 08, 57P01 to 57P03).
+fn unavailable(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_) => true,
+        sqlx::Error::Database(db) => db.code().is_some_and(|code| {
+            code.starts_with("08") || matches!(&*code, "57P01" | "57P02" | "57P03")
+        }),
+        _ => false,
     }
 }
 
@@ -93,7 +116,11 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
 /// the write statements give only as a missing row. A batch goes on after
 /// a conflict, and must not after an error (the transaction is aborted).
 fn failed(e: sqlx::Error) -> StoreError {
-    StoreError::Other(Box::new(e))
+    if unavailable(&e) {
+        StoreError::Unavailable(Box::new(e))
+    } else {
+        StoreError::Other(Box::new(e))
+    }
 }
 
 /// What a write statement that returns a row when it writes says: done,
@@ -123,10 +150,10 @@ impl PgStore {
     /// A bad URL, an unreachable database, or a failed migration.
     pub async fn open(url: &str) -> Result<PgStore, StoreError> {
         let store = PgStore::connect(url).await?;
-        MIGRATOR.run(&store.pool).await?;
+        MIGRATOR.run(store.connections.pool()).await?;
         let stop = CancellationToken::new();
         tokio::spawn(listen::run(
-            store.pool.clone(),
+            store.connections.pool().clone(),
             store.channel.clone(),
             store.changes.clone(),
             store.process,
@@ -140,6 +167,7 @@ impl PgStore {
 
     /// Connects without migrating or listening.
     async fn connect(url: &str) -> Result<PgStore, StoreError> {
+        let options = options(url)?;
         let pool = PgPoolOptions::new()
             .max_connections(CONNECTIONS)
             .acquire_timeout(ACQUIRE_TIMEOUT)
@@ -147,8 +175,9 @@ impl PgStore {
             // step; a dead connection fails its statement instead, and
             // the player gets `not_saved`.
             .test_before_acquire(false)
-            .connect_with(options(url)?)
+            .connect_with(options.clone())
             .await?;
+        let connections = Connections::new(pool.clone(), options);
         // Channels belong to the database, not to a schema: two sites in
         // two schemas of one database must not hear each other.
         let schema: String = sqlx::query_scalar("SELECT current_schema()::text")
@@ -158,12 +187,12 @@ impl PgStore {
         let mut process = [0u8; 8];
         getrandom::fill(&mut process).map_err(|e| StoreError::Other(e.to_string().into()))?;
         let (notices, queued) = mpsc::channel(NOTICES);
-        tokio::spawn(send_notices(pool.clone(), channel.clone(), queued));
+        tokio::spawn(send_notices(connections.clone(), channel.clone(), queued));
         Ok(PgStore {
-            writer: Writer::start(pool.clone(), channel.clone()),
+            writer: Writer::start(connections.clone(), channel.clone()),
             process: u64::from_le_bytes(process),
             notices,
-            pool,
+            connections,
             channel,
             changes: broadcast::channel(CHANGES).0,
             _listening: Arc::new(CancellationToken::new().drop_guard()),
@@ -202,13 +231,22 @@ impl PgStore {
 /// dropped. A notice that fails is not sent again: presence is repeated
 /// by the heartbeats, and a player's last word is never older than their
 /// lifetime.
-async fn send_notices(pool: PgPool, channel: Arc<str>, mut queued: mpsc::Receiver<String>) {
+async fn send_notices(
+    connections: Connections,
+    channel: Arc<str>,
+    mut queued: mpsc::Receiver<String>,
+) {
     while let Some(payload) = queued.recv().await {
-        let sent = sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(channel.as_ref())
-            .bind(&payload)
-            .execute(&pool)
-            .await;
+        let sent = match connections.acquire().await {
+            Ok(mut conn) => sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(channel.as_ref())
+                .bind(&payload)
+                .execute(&mut *conn)
+                .await
+                .map(drop)
+                .map_err(StoreError::from),
+            Err(error) => Err(error),
+        };
         if let Err(error) = sent {
             tracing::debug!(%error, payload, "presence notice not sent");
         }
@@ -377,11 +415,13 @@ impl Store for PgStore {
 
     async fn load_from(&self, id: &GameId, first: u64) -> Result<StoredGame, StoreError> {
         let from = seq_column(first)?;
+        let mut conn = self.connections.acquire().await?;
         let rows = sqlx::query(SELECT_GAME)
             .bind(id.as_str())
             .bind(from)
-            .fetch_all(&self.pool)
+            .fetch_all(&mut *conn)
             .await?;
+        drop(conn);
         let row = read_row(rows.first().ok_or(StoreError::NotFound)?)?;
         let (mut actions, mut action_times) = (
             Vec::with_capacity(rows.len()),
@@ -440,7 +480,8 @@ impl Store for PgStore {
         action: &Action,
         next: &GameRow,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut conn = self.connections.acquire().await?;
+        let mut tx = conn.begin().await?;
         insert_action(&mut tx, &self.channel, id, seq, action).await?;
         insert_game(&mut tx, next).await?;
         let done =
@@ -458,9 +499,10 @@ impl Store for PgStore {
     }
 
     async fn delete_expired_invitations(&self, created_before: i64) -> Result<u64, StoreError> {
+        let mut conn = self.connections.acquire().await?;
         let done = sqlx::query(DELETE_EXPIRED)
             .bind(created_before)
-            .execute(&self.pool)
+            .execute(&mut *conn)
             .await?;
         Ok(done.rows_affected())
     }
@@ -482,7 +524,8 @@ impl Store for PgStore {
     }
 
     async fn ready(&self) -> Result<(), StoreError> {
-        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        let mut conn = self.connections.acquire().await?;
+        sqlx::query("SELECT 1").execute(&mut *conn).await?;
         Ok(())
     }
 }

@@ -129,6 +129,15 @@ impl From<rusqlite::Error> for StoreError {
             {
                 StoreError::Conflict
             }
+            // Another connection holds the file past the busy timeout.
+            rusqlite::Error::SqliteFailure(failure, _)
+                if matches!(
+                    failure.code,
+                    ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked
+                ) =>
+            {
+                StoreError::Unavailable(Box::new(e))
+            }
             _ => StoreError::Other(Box::new(e)),
         }
     }
@@ -210,7 +219,11 @@ impl SqliteStore {
     ) -> Result<T, StoreError> {
         let readers = self.readers.clone();
         tokio::task::spawn_blocking(move || {
-            let mut conn = readers.get().map_err(other)?;
+            // No reading connection came within the pool's wait: every one
+            // is busy, or none can be opened.
+            let mut conn = readers
+                .get()
+                .map_err(|e| StoreError::Unavailable(Box::new(e)))?;
             read(&mut conn)
         })
         .await
@@ -416,6 +429,24 @@ impl Store for SqliteStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // See: issues/21 (a locked database answered 500, not 503).
+    #[test]
+    fn a_busy_or_locked_database_is_unavailable() {
+        for code in [
+            ffi::SQLITE_BUSY,
+            ffi::SQLITE_LOCKED,
+            ffi::SQLITE_BUSY_SNAPSHOT,
+        ] {
+            let error = rusqlite::Error::SqliteFailure(ffi::Error::new(code), None);
+            assert!(
+                matches!(StoreError::from(error), StoreError::Unavailable(_)),
+                "{code}"
+            );
+        }
+        let full = rusqlite::Error::SqliteFailure(ffi::Error::new(ffi::SQLITE_FULL), None);
+        assert!(matches!(StoreError::from(full), StoreError::Other(_)));
+    }
 
     #[test]
     fn database_urls_name_a_file() {

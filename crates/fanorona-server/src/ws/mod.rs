@@ -166,7 +166,14 @@ impl Socket<'_> {
             let out = tokio::select! {
                 changed = states.changed() => match changed {
                     Ok(()) => Message::Text(states.borrow_and_update().json.clone()),
-                    Err(_) => close(CLOSE_RESTARTING, "server restarting"),
+                    Err(_) if shutdown.is_cancelled() => close(CLOSE_RESTARTING, "server restarting"),
+                    // While the server runs, a game's task stops under its
+                    // sockets only when it cannot read the game from the
+                    // store again (after a failed write, or a change heard
+                    // from another process): nothing restarts, the
+                    // database does not answer. (A state that cannot be
+                    // encoded stops it too: a bug, logged as an error.)
+                    Err(_) => close(CLOSE_TRY_AGAIN_LATER, "database unavailable"),
                 },
                 incoming = socket.recv() => match incoming {
                     Some(Ok(message)) => match self.handle_message(message).await {
@@ -245,6 +252,10 @@ impl Socket<'_> {
 
 /// The close code sent when the server stops: 1012, "service restart".
 pub(crate) const CLOSE_RESTARTING: u16 = 1012;
+
+/// The close code sent when the game cannot be read from its database:
+/// 1013, "try again later".
+pub(crate) const CLOSE_TRY_AGAIN_LATER: u16 = 1013;
 
 /// The close frame that answers a frame the transport could not read
 /// (RFC 6455 section 7.4.1): 1007 for a text message that is not UTF-8,

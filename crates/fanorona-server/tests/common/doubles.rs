@@ -27,6 +27,11 @@ pub struct ControlledStore {
     pub fail_writes: AtomicBool,
     /// While set, the database does not answer [`Store::ready`].
     pub unreachable: AtomicBool,
+    /// While set, every load fails as a database that cannot be reached.
+    pub fail_reads: AtomicBool,
+    /// While set, [`Store::ready`] never answers, as a database behind a
+    /// network that drops every packet.
+    pub stalled: AtomicBool,
     /// How many loads were asked for.
     pub loads: AtomicUsize,
     held: Mutex<HashSet<String>>,
@@ -42,6 +47,8 @@ impl ControlledStore {
             inner,
             fail_writes: AtomicBool::new(false),
             unreachable: AtomicBool::new(false),
+            fail_reads: AtomicBool::new(false),
+            stalled: AtomicBool::new(false),
             loads: AtomicUsize::new(0),
             held: Mutex::new(HashSet::new()),
             released: watch::Sender::new(0),
@@ -78,6 +85,11 @@ impl Store for ControlledStore {
 
     async fn load_from(&self, id: &GameId, first: u64) -> Result<StoredGame, StoreError> {
         self.loads.fetch_add(1, Ordering::SeqCst);
+        if self.fail_reads.load(Ordering::SeqCst) {
+            return Err(StoreError::Unavailable(
+                "connection refused (test double)".into(),
+            ));
+        }
         let mut released = self.released.subscribe();
         if self.held.lock().unwrap().contains(id.as_str()) {
             self.waiting.send_modify(|n| *n += 1);
@@ -125,6 +137,9 @@ impl Store for ControlledStore {
     }
 
     async fn ready(&self) -> Result<(), StoreError> {
+        if self.stalled.load(Ordering::SeqCst) {
+            std::future::pending::<()>().await;
+        }
         if self.unreachable.load(Ordering::SeqCst) {
             return Err(StoreError::Other("connection refused (test double)".into()));
         }

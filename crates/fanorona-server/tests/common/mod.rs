@@ -6,6 +6,7 @@
 
 pub mod across;
 pub mod doubles;
+pub mod outage;
 pub mod postgres;
 pub mod process;
 pub mod raw;

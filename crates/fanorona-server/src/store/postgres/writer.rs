@@ -12,15 +12,17 @@
 //! error (`ON CONFLICT DO NOTHING`, conditional statements), so it fails
 //! only its own write. Any other error (a deadlock with another process's
 //! batch, a game that does not exist) rolls the batch back, and each of
-//! its writes is tried again alone.
+//! its writes is tried again alone; but when the database cannot be
+//! reached, every write of the batch fails at once with that error, rather
+//! than each waiting for the database again.
 
 use std::sync::Arc;
 
 use fanorona::Color;
-use sqlx::{postgres::PgPool, PgConnection};
+use sqlx::{Connection, PgConnection};
 use tokio::sync::{mpsc, oneshot};
 
-use super::{claim_seat, insert_action, insert_game};
+use super::{claim_seat, connections::Connections, insert_action, insert_game};
 use crate::{
     game::Action,
     ids::{GameId, SecretHash},
@@ -68,11 +70,11 @@ fn stopped() -> StoreError {
 }
 
 impl Writer {
-    /// Starts the task that writes through `pool`, announcing on
+    /// Starts the task that writes through `connections`, announcing on
     /// `channel`; it ends when the last handle is dropped.
-    pub(super) fn start(pool: PgPool, channel: Arc<str>) -> Writer {
+    pub(super) fn start(connections: Connections, channel: Arc<str>) -> Writer {
         let (tx, rx) = mpsc::channel(QUEUE);
-        tokio::spawn(run(pool, channel, rx));
+        tokio::spawn(run(connections, channel, rx));
         Writer { tx }
     }
 
@@ -87,7 +89,7 @@ impl Writer {
     }
 }
 
-async fn run(pool: PgPool, channel: Arc<str>, mut rx: mpsc::Receiver<Job>) {
+async fn run(connections: Connections, channel: Arc<str>, mut rx: mpsc::Receiver<Job>) {
     let mut jobs = Vec::with_capacity(BATCH);
     while let Some(job) = rx.recv().await {
         jobs.push(job);
@@ -97,14 +99,14 @@ async fn run(pool: PgPool, channel: Arc<str>, mut rx: mpsc::Receiver<Job>) {
                 Err(_) => break,
             }
         }
-        commit(&pool, &channel, &mut jobs).await;
+        commit(&connections, &channel, &mut jobs).await;
     }
 }
 
 /// Commits the batch `jobs` (emptying it) and answers each caller; when
 /// the batch fails as a whole, each write is tried again alone.
-async fn commit(pool: &PgPool, channel: &str, jobs: &mut Vec<Job>) {
-    let error = match transaction(pool, channel, jobs).await {
+async fn commit(connections: &Connections, channel: &str, jobs: &mut Vec<Job>) {
+    let error = match transaction(connections, channel, jobs).await {
         Ok(results) => {
             for (job, result) in jobs.drain(..).zip(results) {
                 let _ = job.reply.send(result);
@@ -113,6 +115,15 @@ async fn commit(pool: &PgPool, channel: &str, jobs: &mut Vec<Job>) {
         }
         Err(error) => error,
     };
+    if let StoreError::Unavailable(cause) = &error {
+        let cause = cause.to_string();
+        for job in jobs.drain(..) {
+            let _ = job
+                .reply
+                .send(Err(StoreError::Unavailable(cause.clone().into())));
+        }
+        return;
+    }
     if let [_] = jobs.as_slice() {
         if let Some(job) = jobs.pop() {
             let _ = job.reply.send(Err(error));
@@ -121,7 +132,7 @@ async fn commit(pool: &PgPool, channel: &str, jobs: &mut Vec<Job>) {
     }
     tracing::warn!(%error, writes = jobs.len(), "batch failed: writing one by one");
     for job in jobs.drain(..) {
-        let result = transaction(pool, channel, std::slice::from_ref(&job))
+        let result = transaction(connections, channel, std::slice::from_ref(&job))
             .await
             .and_then(|mut results| results.pop().unwrap_or_else(|| Err(stopped())));
         let _ = job.reply.send(result);
@@ -131,11 +142,12 @@ async fn commit(pool: &PgPool, channel: &str, jobs: &mut Vec<Job>) {
 /// Runs every write of `jobs` in one transaction: each one's result, or
 /// the error that rolled them all back.
 async fn transaction(
-    pool: &PgPool,
+    connections: &Connections,
     channel: &str,
     jobs: &[Job],
 ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
-    let mut tx = pool.begin().await?;
+    let mut conn = connections.acquire().await?;
+    let mut tx = conn.begin().await?;
     let mut results = Vec::with_capacity(jobs.len());
     for job in jobs {
         match apply(&mut tx, channel, &job.write).await {
