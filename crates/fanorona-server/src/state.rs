@@ -1,6 +1,9 @@
 //! What every handler can reach.
 
-use std::sync::Arc;
+use std::sync::{
+    atomic::{AtomicBool, Ordering},
+    Arc,
+};
 
 use axum::extract::FromRef;
 
@@ -24,6 +27,23 @@ pub struct AppState {
     pub(crate) limits: Arc<Limits>,
     /// The header a trusted proxy puts the client's address in.
     trusted_proxy: TrustedProxy,
+    /// What the last readiness check found.
+    pub(crate) readiness: Arc<Readiness>,
+}
+
+/// What the last readiness check (`GET /readyz`) found, so that a change
+/// is logged once, not at every probe: a proxy asks every few seconds.
+#[derive(Debug, Default)]
+pub(crate) struct Readiness {
+    lost: AtomicBool,
+}
+
+impl Readiness {
+    /// Records whether the database answered the check; true when that
+    /// differs from the check before (before the first, it did).
+    pub(crate) fn changed(&self, ready: bool) -> bool {
+        self.lost.swap(!ready, Ordering::Relaxed) == ready
+    }
 }
 
 impl AppState {
@@ -34,6 +54,7 @@ impl AppState {
             hub: Hub::new(store, config.clone()),
             limits: Arc::new(Limits::new(&config)),
             trusted_proxy: TrustedProxy::new(&config),
+            readiness: Arc::default(),
             config,
         }
     }
@@ -64,5 +85,20 @@ impl FromRef<AppState> for Hub {
 impl FromRef<AppState> for TrustedProxy {
     fn from_ref(state: &AppState) -> TrustedProxy {
         state.trusted_proxy.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readiness_tells_only_its_changes() {
+        let readiness = Readiness::default();
+        let seen: Vec<bool> = [true, true, false, false, false, true, true, false]
+            .into_iter()
+            .map(|ready| readiness.changed(ready))
+            .collect();
+        assert_eq!(seen, [false, false, true, false, false, true, false, true]);
     }
 }

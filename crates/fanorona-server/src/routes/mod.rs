@@ -48,8 +48,6 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(record::get_record))
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .route("/api/steps", get(steps::get_steps))
-        .route("/healthz", get(health::alive))
-        .route("/readyz", get(health::ready))
         .route("/metrics", get(metrics::metrics))
         .fallback(assets::static_file)
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -63,6 +61,12 @@ pub(crate) fn router(state: AppState) -> Router {
                 tracing::info_span!("request", method = %req.method(), path = %req.uri().path())
             }),
         )
+        // Added after the layers above, so outside them: a proxy asks
+        // these every few seconds, and the trace layer logged every failed
+        // probe at ERROR, burying the one line `health::ready` writes when
+        // readiness is lost. Each answers within its own bound.
+        .route("/healthz", get(health::alive))
+        .route("/readyz", get(health::ready))
         // Outermost, so even a timeout's answer carries the headers.
         .layer(middleware::from_fn_with_state(
             state.clone(),
