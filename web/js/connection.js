@@ -9,11 +9,29 @@ export const Status = Object.freeze({
   Reconnecting: 'reconnecting',
   // The server closed the socket because it is restarting (close code 1012).
   Restarting: 'restarting',
+  // The server closed the socket because its database does not answer
+  // (close code 1013, "database unavailable").
+  DatabaseUnavailable: 'database-unavailable',
   Closed: 'closed',
 });
 
 /** The close code a server sends when it shuts down to restart. */
 const SERVICE_RESTART = 1012;
+
+/** The close code a server sends when it cannot read the game: "try again later". */
+const TRY_AGAIN_LATER = 1013;
+
+/**
+ * What a close code says of why the socket closed, while reconnecting:
+ * the server's own reason, or an ordinary drop.
+ * @param {number|undefined} code
+ * @returns {string} one of Status
+ */
+export function retryStatus(code) {
+  if (code === SERVICE_RESTART) return Status.Restarting;
+  if (code === TRY_AGAIN_LATER) return Status.DatabaseUnavailable;
+  return Status.Reconnecting;
+}
 
 /**
  * The wait before reconnect attempt `attempt` (0-based): doubling from
@@ -51,9 +69,11 @@ export function connect(opts) {
   let attempt = 0;
   let timer = null;
   let closed = false;
-  let restarting = false;
+  // Why the server closed the last socket, until one opens again: an
+  // ordinary drop on the way says nothing new.
+  let reason = Status.Reconnecting;
 
-  const retrying = () => (restarting ? Status.Restarting : Status.Reconnecting);
+  const retrying = () => reason;
 
   const open = () => {
     timer = null;
@@ -69,7 +89,7 @@ export function connect(opts) {
     socket = ws;
     ws.onopen = () => {
       attempt = 0;
-      restarting = false;
+      reason = Status.Reconnecting;
       opts.onStatus(Status.Open);
     };
     ws.onmessage = (e) => {
@@ -78,7 +98,8 @@ export function connect(opts) {
     ws.onclose = (e) => {
       if (socket !== ws) return;
       socket = null;
-      if (e && e.code === SERVICE_RESTART) restarting = true;
+      const said = retryStatus(e && e.code);
+      if (said !== Status.Reconnecting) reason = said;
       if (!closed) schedule();
     };
     ws.onerror = () => {};

@@ -85,7 +85,8 @@ if (gameId) {
       if (status === Status.Reconnecting && !everOpen) checkExists();
       const link = status === Status.Open ? Link.Open
         : status === Status.Reconnecting ? Link.Reconnecting
-          : status === Status.Restarting ? Link.Restarting : Link.Connecting;
+          : status === Status.Restarting ? Link.Restarting
+            : status === Status.DatabaseUnavailable ? Link.DatabaseUnavailable : Link.Connecting;
       update(setLink(state, link));
     },
     window,

@@ -162,6 +162,7 @@ function turnLine(state, t) {
   const g = state.game;
   if (state.link === Link.Reconnecting) return t('game.reconnecting');
   if (state.link === Link.Restarting) return t('game.restarting');
+  if (state.link === Link.DatabaseUnavailable) return t('game.databaseUnavailable');
   if (!g) return t('game.connecting');
   if (g.result || waitingForFriend(state)) return '';
   if (isMyTurn(state)) return t('game.yourTurn');

@@ -27,6 +27,7 @@ export const Mode = Object.freeze({
 /** States of the connection to the server. */
 export const Link = Object.freeze({
   Connecting: 'connecting', Open: 'open', Reconnecting: 'reconnecting', Restarting: 'restarting',
+  DatabaseUnavailable: 'database-unavailable',
 });
 
 /**

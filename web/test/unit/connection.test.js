@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect, backoffDelay, Status } from '../../js/connection.js';
+import { connect, backoffDelay, retryStatus, Status } from '../../js/connection.js';
 
 test('reconnect delays double up to a cap and stay within their jitter band', () => {
   assert.equal(backoffDelay(0, 0), 250);
@@ -83,4 +83,32 @@ test('a server restart is reported as such until the socket is back', () => {
   assert.equal(h.statuses.at(-1), Status.Open);
   h.sockets[1].drop();
   assert.equal(h.statuses.at(-1), Status.Reconnecting, 'an ordinary drop afterwards');
+});
+
+test('a database the server cannot reach is reported as such until the socket is back', () => {
+  const h = harness();
+  h.sockets[0].open();
+  h.sockets[0].drop(1013);
+  assert.equal(h.statuses.at(-1), Status.DatabaseUnavailable);
+  assert.equal(h.timers.length, 1, 'it tries again by itself');
+  h.timers[0].fn();
+  assert.equal(h.statuses.at(-1), Status.DatabaseUnavailable, 'still said while retrying');
+  // The upgrade is refused (503) while the database is down: the browser
+  // reports an abnormal close, which says nothing new.
+  h.sockets[1].drop(1006);
+  assert.equal(h.statuses.at(-1), Status.DatabaseUnavailable);
+  assert.ok(h.timers[1].ms > h.timers[0].ms, 'with a growing delay');
+  h.timers[1].fn();
+  h.sockets[2].open();
+  assert.equal(h.statuses.at(-1), Status.Open);
+  h.sockets[2].drop();
+  assert.equal(h.statuses.at(-1), Status.Reconnecting, 'an ordinary drop afterwards');
+});
+
+test('each close code the server sends names its own status', () => {
+  assert.equal(retryStatus(1012), Status.Restarting);
+  assert.equal(retryStatus(1013), Status.DatabaseUnavailable);
+  for (const code of [1000, 1001, 1006, 1009, 1011, undefined]) {
+    assert.equal(retryStatus(code), Status.Reconnecting, String(code));
+  }
 });
