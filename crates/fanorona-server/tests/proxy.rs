@@ -7,6 +7,11 @@
 //! killed (SIGKILL) and White reconnects through the proxy, which leads it
 //! to process 2, and the game is finished.
 //!
+//! The limits of the same configuration count per client address for the
+//! whole site: one address past `limit_conn` (requests held half sent) or
+//! past `limit_req` (a burst) is refused with `429` at nginx, while
+//! another address plays on.
+//!
 //! Needs PostgreSQL (see `common/postgres.rs`) and nginx (Debian's
 //! package; `.ci/run` installs it). Without either it is skipped with a
 //! loud line on stderr, and fails under `CI=true`.
@@ -14,7 +19,17 @@
 
 mod common;
 
-use std::{io::Write, path::Path, process::Stdio, time::Duration};
+use std::{
+    io::Write,
+    net::{IpAddr, Ipv4Addr, SocketAddr},
+    path::Path,
+    process::Stdio,
+    sync::{
+        atomic::{AtomicBool, AtomicUsize, Ordering},
+        Arc,
+    },
+    time::Duration,
+};
 
 use common::{
     across::{game_across, race, some_intent},
@@ -24,7 +39,11 @@ use common::{
     TestServer, Ws, WAIT,
 };
 use serde_json::Value;
-use tokio::process::{Child, Command};
+use tokio::{
+    io::AsyncWriteExt,
+    net::{TcpSocket, TcpStream},
+    process::{Child, Command},
+};
 
 /// The configuration the docs show, as this test runs it.
 const CONFIG: &str = include_str!("../../../deploy/nginx.conf");
@@ -220,6 +239,137 @@ async fn two_processes_behind_nginx_play_race_and_survive_a_kill() {
          ({changed} refused as game_changed); a game of {} actions finished after a kill",
         last["seq"]
     );
+    assert!(terminate(&mut two).await, "SIGTERM stops process 2 cleanly");
+    nginx.start_kill().unwrap();
+    nginx.wait().await.unwrap();
+}
+
+/// The limits of `deploy/nginx.conf`, as it ships: one address may have
+/// this many requests in progress (`limit_conn`), and send this many at
+/// once (`limit_req`'s burst).
+const REQUESTS_IN_PROGRESS: usize = 256;
+const BURST: usize = 500;
+
+/// A client of the proxy from another address of the loopback network,
+/// as another person's would be: nginx counts its limits per address.
+fn client_from(address: Ipv4Addr) -> reqwest::Client {
+    reqwest::Client::builder()
+        .local_address(IpAddr::V4(address))
+        .build()
+        .unwrap()
+}
+
+/// A request from `from` that sends its headers and the first byte of its
+/// body, then waits: a request in progress at nginx, which reads its body
+/// before passing it on.
+async fn half_sent(from: Ipv4Addr, proxy: SocketAddr) -> TcpStream {
+    let socket = TcpSocket::new_v4().unwrap();
+    socket.bind(SocketAddr::new(IpAddr::V4(from), 0)).unwrap();
+    let mut stream = socket.connect(proxy).await.unwrap();
+    let head = "POST /api/games HTTP/1.1\r\nHost: fanorona\r\n\
+                Content-Type: application/json\r\nContent-Length: 4096\r\n\r\n{";
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream
+}
+
+/// Asks `path` of the proxy from `client` until the answer is `429`;
+/// returns how many were answered otherwise first, and the refusal.
+async fn until_refused(
+    proxy: &TestServer,
+    client: &reqwest::Client,
+    path: &str,
+    at_once: usize,
+) -> (usize, Value) {
+    let passed = Arc::new(AtomicUsize::new(0));
+    let refused = Arc::new(AtomicBool::new(false));
+    let askers = (0..at_once).map(|_| {
+        let (client, url) = (client.clone(), proxy.url(path));
+        let (passed, refused) = (passed.clone(), refused.clone());
+        tokio::spawn(async move {
+            while !refused.load(Ordering::SeqCst) {
+                let resp = client.get(&url).send().await.unwrap();
+                if resp.status() == reqwest::StatusCode::TOO_MANY_REQUESTS {
+                    refused.store(true, Ordering::SeqCst);
+                    return Some(resp.json::<Value>().await.unwrap());
+                }
+                assert_eq!(resp.status(), reqwest::StatusCode::OK);
+                passed.fetch_add(1, Ordering::SeqCst);
+            }
+            None
+        })
+    });
+    let answers = tokio::time::timeout(WAIT, futures_util::future::join_all(askers))
+        .await
+        .expect("refused in time");
+    let refusal = answers.into_iter().find_map(|a| a.unwrap()).unwrap();
+    (passed.load(Ordering::SeqCst), refusal)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nginx_refuses_one_address_past_its_limits_while_another_plays() {
+    let Some(binary) = nginx() else {
+        skip("nginx is not installed (apt-get install nginx)");
+        return;
+    };
+    let test = "nginx_refuses_one_address_past_its_limits_while_another_plays";
+    let Some(schema) = Schema::create(test).await else {
+        return;
+    };
+    let url = schema.url();
+    let mut args = NO_RATE_LIMITS.to_vec();
+    args.extend(["--trusted-proxy-header", "x-forwarded-for"]);
+    let (mut one, addr_one) = spawn_binary(&url, &args).await;
+    let (mut two, addr_two) = spawn_binary(&url, &args).await;
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let conf = config([&addr_one, &addr_two], port, dir.path());
+    let (mut nginx, proxy) = start_nginx(&binary, &conf, port, dir.path()).await;
+    let mut rng = fastrand::Rng::with_seed(21);
+
+    // One address holds more requests half sent than it may; the body
+    // goes on a byte at a time, as a slow client's would, so that nginx
+    // does not time them out meanwhile.
+    let holder = Ipv4Addr::new(127, 0, 0, 2);
+    let mut held = Vec::new();
+    for _ in 0..REQUESTS_IN_PROGRESS + 20 {
+        held.push(half_sent(holder, proxy.addr).await);
+    }
+    let trickle = tokio::spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_secs(2));
+        loop {
+            every.tick().await;
+            for stream in &mut held {
+                let _ = stream.write_all(b" ").await;
+            }
+        }
+    });
+    let (_, refusal) = until_refused(&proxy, &client_from(holder), "/healthz", 1).await;
+    assert_eq!(refusal["code"], "rate_limited", "{refusal}");
+
+    // Another address plays a game through the proxy meanwhile, with a
+    // spectator's tab open too.
+    let (id, white, black) = game_across(&proxy, &proxy).await;
+    let mut sockets = [
+        Ws::connect(&proxy, &id, Some(&white)).await,
+        Ws::connect(&proxy, &id, Some(&black)).await,
+        Ws::connect(&proxy, &id, None).await,
+    ];
+    let state = play(&mut sockets, 0, 6, &mut rng).await;
+    assert_eq!(state["seq"], 6);
+    trickle.abort();
+
+    // A third address sends requests as fast as it can: the burst passes,
+    // then nginx refuses; the player's address is still served.
+    let flood = client_from(Ipv4Addr::new(127, 0, 0, 3));
+    let (passed, refusal) = until_refused(&proxy, &flood, "/healthz", 8).await;
+    assert!(passed >= BURST, "only {passed} passed before the first 429");
+    assert_eq!(refusal["code"], "rate_limited", "{refusal}");
+    let health = proxy.http.get(proxy.url("/healthz")).send().await.unwrap();
+    assert_eq!(health.status(), reqwest::StatusCode::OK);
+    assert_eq!(proxy.state(&id).await["seq"], 6);
+    println!("through nginx: {passed} requests of a burst passed before the first 429");
+
+    assert!(terminate(&mut one).await, "SIGTERM stops process 1 cleanly");
     assert!(terminate(&mut two).await, "SIGTERM stops process 2 cleanly");
     nginx.start_kill().unwrap();
     nginx.wait().await.unwrap();
