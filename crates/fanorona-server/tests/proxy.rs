@@ -180,6 +180,11 @@ async fn two_processes_behind_nginx_play_race_and_survive_a_kill() {
     let mut rng = fastrand::Rng::with_seed(2026);
     let ready = proxy.http.get(proxy.url("/readyz")).send().await.unwrap();
     assert_eq!(ready.status(), reqwest::StatusCode::OK);
+    // The figures are each process's, for monitoring, not the public's.
+    let figures = proxy.http.get(proxy.url("/metrics")).send().await.unwrap();
+    assert_eq!(figures.status(), reqwest::StatusCode::FORBIDDEN);
+    let figures = p1.http.get(p1.url("/metrics")).send().await.unwrap();
+    assert_eq!(figures.status(), reqwest::StatusCode::OK);
 
     // A full game: White through process 1, Black through process 2, a
     // spectator through the proxy.
