@@ -49,7 +49,7 @@ pub enum AppError {
     Unavailable,
     /// The database cannot be reached or is locked, so the game could not
     /// be read: nothing changed, the client may try again after
-    /// [`RETRY_AFTER`] seconds.
+    /// five seconds (`Retry-After`).
     #[error("the database cannot be reached just now: try again in a moment")]
     DatabaseUnavailable,
     /// Storing the change failed (disk full, database locked or busy):

@@ -6,8 +6,8 @@
 //! on a oneshot channel, and dropping the ticket takes the search out of
 //! the queue or stops it (a takeback, a game that moved on, a player who
 //! left, an unloaded game, shutdown). The waiting searches are served one
-//! client at a time, in turn ([`queue`]), and each stops within its
-//! budget ([`budget`]): its level's own, or less when others wait, so that
+//! client at a time, in turn (`queue.rs`), and each stops within its
+//! budget (`budget.rs`): its level's own, or less when others wait, so that
 //! nobody waits longer than `--computer-max-wait` for a thread. Every
 //! search also stops at `--engine-max-time`. One more thread watches the
 //! deadlines and raises the stop flags. The endgame tables are built once
