@@ -9,10 +9,10 @@
 
 use fanorona::{ByColor, Color, Position, Setup};
 use fanorona_server::{
-    game::Game,
-    hub::apply_message,
+    error::AppError,
+    game::{Action, Game},
     ids::GameId,
-    protocol::{encode_state, Live},
+    protocol::{encode_state, parse_intent, Live},
 };
 
 /// The start positions the first byte chooses from: the start, a few
@@ -24,6 +24,16 @@ const STARTS: [&str; 4] = [
     "........./..B....../........./......W../......... w 48",
     "........./....B..../....W..../........./......... b 0",
 ];
+
+/// Reads one client message and plays it for `by` on `game`: the pure
+/// part of handling an intent, as a game's task does it, with no runtime
+/// and no store. A refused message leaves `game` unchanged.
+fn apply_message(game: &mut Game, by: Color, text: &str) -> Result<Action, AppError> {
+    let intent = parse_intent(text)?;
+    let action = Action { by, intent };
+    game.apply(action)?;
+    Ok(action)
+}
 
 /// The state a watcher would be sent: equal texts mean equal games.
 fn state_text(game: &Game) -> String {

@@ -191,12 +191,12 @@ pub struct Config {
 
     /// What to do instead of serving the site.
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub operation: Option<Operation>,
 }
 
-/// The commands besides serving the site.
+/// What the program can do besides serving the site: its subcommands.
 #[derive(Clone, Debug, clap::Subcommand)]
-pub enum Command {
+pub enum Operation {
     /// Copies the database named by `--database` to a new file while the
     /// server may be running, and checks the copy.
     Backup {
@@ -312,7 +312,7 @@ impl fmt::Debug for Config {
             .field("engine_table_stones", &self.engine_table_stones)
             .field("computer_step_delay", &self.computer_step_delay)
             .field("computer_min_think", &self.computer_min_think)
-            .field("command", &self.command)
+            .field("operation", &self.operation)
             .finish()
     }
 }
@@ -395,8 +395,8 @@ mod tests {
             let config = Config::parse_from(args);
             assert_eq!(config.database, "sqlite://a.db");
             assert!(matches!(
-                config.command,
-                Some(Command::Backup { file }) if file == std::path::Path::new("b.db")
+                config.operation,
+                Some(Operation::Backup { file }) if file == std::path::Path::new("b.db")
             ));
         }
         assert!(Config::try_parse_from(["fanorona-server", "backup"]).is_err());

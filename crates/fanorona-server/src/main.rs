@@ -4,7 +4,7 @@
 use std::{path::PathBuf, process::ExitCode, time::Duration};
 
 use clap::Parser;
-use fanorona_server::{config::Command, protocol, serve, store, AppState, Config};
+use fanorona_server::{config::Operation, protocol, serve, store, AppState, Config};
 use tokio::net::TcpListener;
 use tracing_subscriber::{
     filter::{LevelFilter, Targets},
@@ -48,13 +48,13 @@ async fn start() -> ExitCode {
                 .with_filter(never_secrets()),
         )
         .init();
-    let result = match config.command.clone() {
-        Some(Command::Backup { file }) => backup(&config.database, file).await,
-        Some(Command::Protocol) => {
+    let result = match config.operation.clone() {
+        Some(Operation::Backup { file }) => backup(&config.database, file).await,
+        Some(Operation::Protocol) => {
             println!("{}", protocol::describe());
             Ok(())
         }
-        Some(Command::Migrate) => migrate(&config.database).await,
+        Some(Operation::Migrate) => migrate(&config.database).await,
         None => run(config).await,
     };
     match result {

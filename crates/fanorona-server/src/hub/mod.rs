@@ -3,6 +3,7 @@
 //! stored before it is published, and the state is published once, as
 //! shared bytes, on a watch channel that every socket of the game reads.
 
+mod handle;
 mod task;
 
 use std::{
@@ -13,22 +14,20 @@ use std::{
 };
 
 use axum::extract::ws::Utf8Bytes;
-use fanorona::{ByColor, Color, Position, Setup};
+use fanorona::{ByColor, Color, Position};
 use tokio::sync::{broadcast, mpsc, oneshot, watch, OnceCell};
-use tokio_util::{
-    sync::CancellationToken,
-    task::{task_tracker::TaskTrackerToken, TaskTracker},
-};
+use tokio_util::{sync::CancellationToken, task::TaskTracker};
 
+pub(crate) use self::handle::Connection;
+pub use self::handle::GameHandle;
 use crate::{
     clock,
     computer::Pool,
     config::{Config, Site},
     error::AppError,
-    game::{Action, ComputerSeat, Game, GameResult, Intent, Level, Role},
+    game::{ComputerSeat, GameResult, Intent, Level, Role},
     ids::{GameId, Secret},
     limits::{Held, PerClient},
-    protocol::parse_intent,
     store::{Change, GameRow, Notice, Store, StoreError},
 };
 
@@ -41,20 +40,6 @@ pub struct Snapshot {
     pub(crate) open_since: Option<i64>,
     /// The game this one is a rematch of.
     pub(crate) rematch_of: Option<GameId>,
-}
-
-/// Reads one client message and plays it for `by` on `game`: the pure part
-/// of handling an intent, with no runtime and no store. A refused message
-/// leaves `game` unchanged.
-///
-/// # Errors
-///
-/// Why the message cannot be read, or why the game refuses it.
-pub fn apply_message(game: &mut Game, by: Color, text: &str) -> Result<Action, AppError> {
-    let intent = parse_intent(text)?;
-    let action = Action { by, intent };
-    game.apply(action)?;
-    Ok(action)
 }
 
 /// Who moves first, as the creator chose.
@@ -112,9 +97,9 @@ pub(crate) enum Invitation {
     Closed,
 }
 
-/// Who sends an intent.
+/// What the sender of an intent shows to say which seat it acts for.
 #[derive(Debug)]
-pub(crate) enum Sender {
+pub(crate) enum Credentials {
     /// A socket that already knows its role.
     Role(Role),
     /// An HTTP request with these seat credentials, if any.
@@ -131,7 +116,7 @@ enum Command {
     Disconnect(Role, IpAddr),
     Identify(Secret, oneshot::Sender<Option<Color>>),
     /// An intent, from a client address.
-    Act(Sender, IpAddr, Intent, Reply<Utf8Bytes>),
+    Act(Credentials, IpAddr, Intent, Reply<Utf8Bytes>),
     /// The creator of a game against the computer is here, over HTTP,
     /// from this client address, whose count of games against the
     /// computer holds this one.
@@ -177,191 +162,8 @@ struct JoinRequest {
     reply: Reply<Joined>,
 }
 
-/// A way to talk to one live game.
-#[derive(Clone, Debug)]
-pub struct GameHandle {
-    tx: mpsc::Sender<Command>,
-    state: watch::Receiver<Arc<Snapshot>>,
-    /// The hub's count of sockets per client address, across games.
-    sockets: PerClient,
-    /// The hub's tasks: an open connection counts as one, so shutdown
-    /// waits for its close frame.
-    tasks: TaskTracker,
-}
-
-impl GameHandle {
-    /// The last published state.
-    pub fn snapshot(&self) -> Arc<Snapshot> {
-        self.state.borrow().clone()
-    }
-
-    /// A receiver of every future state, marked so the current one is seen
-    /// first.
-    pub(crate) fn subscribe(&self) -> watch::Receiver<Arc<Snapshot>> {
-        let mut rx = self.state.clone();
-        rx.mark_changed();
-        rx
-    }
-
-    /// Completes when the game's task has stopped (unloaded or shut down).
-    /// Holding this future does not keep the game in memory.
-    pub fn stopped(&self) -> impl Future<Output = ()> + Send + 'static {
-        let tx = self.tx.clone();
-        async move { tx.closed().await }
-    }
-
-    async fn ask<T>(
-        &self,
-        make: impl FnOnce(oneshot::Sender<T>) -> Command,
-    ) -> Result<T, AppError> {
-        let (tx, rx) = oneshot::channel();
-        self.tx
-            .send(make(tx))
-            .await
-            .map_err(|_| AppError::Unavailable)?;
-        rx.await.map_err(|_| AppError::Unavailable)
-    }
-
-    /// Registers a connection from `client`; a seat's holder is counted as
-    /// present until the returned [`Connection`] is dropped.
-    ///
-    /// # Errors
-    ///
-    /// [`AppError::TooManyConnections`] when `client` already holds the
-    /// configured number of sockets on this game or on all games;
-    /// [`AppError::Unavailable`] when the game's task has stopped.
-    pub(crate) async fn connect(
-        &self,
-        secret: Option<Secret>,
-        client: IpAddr,
-    ) -> Result<Connection, AppError> {
-        let held = self
-            .sockets
-            .acquire(client)
-            .ok_or(AppError::TooManyConnections)?;
-        let role = self
-            .ask(|tx| Command::Connect(Box::new((secret, client, tx))))
-            .await??;
-        Ok(Connection {
-            handle: self.clone(),
-            role,
-            client,
-            _held: held,
-            _running: self.tasks.token(),
-        })
-    }
-
-    /// The seat `secret` holds, if any.
-    ///
-    /// # Errors
-    ///
-    /// [`AppError::Unavailable`] when the game's task has stopped.
-    pub(crate) async fn identify(&self, secret: Secret) -> Result<Option<Color>, AppError> {
-        self.ask(|tx| Command::Identify(secret, tx)).await
-    }
-
-    /// Plays an intent from `client`; returns the new state (for a hint,
-    /// the hint message).
-    ///
-    /// # Errors
-    ///
-    /// Why the intent is refused; nothing changed then.
-    pub(crate) async fn act(
-        &self,
-        by: Sender,
-        client: IpAddr,
-        intent: Intent,
-    ) -> Result<Utf8Bytes, AppError> {
-        self.ask(|tx| Command::Act(by, client, intent, tx)).await?
-    }
-
-    /// Tells a new game against the computer that its creator is here
-    /// from `client`, which `held` counts it for: the computer plays for
-    /// them from now on, first if it moves first.
-    async fn summon(&self, client: IpAddr, held: Held) -> Result<(), AppError> {
-        self.tx
-            .send(Command::Summon(Box::new((client, held))))
-            .await
-            .map_err(|_| AppError::Unavailable)
-    }
-
-    /// Accepts the invitation `invite` for a visitor holding `holder`.
-    /// With `keyed` (the secret the joiner's key derives), a free seat is
-    /// taken with that secret, and a seat already holding it is given
-    /// again; without, a fresh random secret is drawn.
-    ///
-    /// # Errors
-    ///
-    /// A wrong or expired invitation.
-    pub(crate) async fn join(
-        &self,
-        invite: Secret,
-        holder: Option<Secret>,
-        keyed: Option<Secret>,
-    ) -> Result<Joined, AppError> {
-        self.ask(|reply| {
-            Command::Join(Box::new(JoinRequest {
-                invite,
-                holder,
-                keyed,
-                reply,
-            }))
-        })
-        .await?
-    }
-
-    /// What the game's record tells now.
-    ///
-    /// # Errors
-    ///
-    /// [`AppError::Unavailable`] when the game's task has stopped.
-    pub(crate) async fn record(&self) -> Result<Box<RecordFacts>, AppError> {
-        self.ask(Command::Record).await
-    }
-
-    /// What the invitation `invite` offers a visitor holding `holder`;
-    /// changes nothing.
-    ///
-    /// # Errors
-    ///
-    /// [`AppError::Unavailable`] when the game's task has stopped.
-    pub(crate) async fn invitation(
-        &self,
-        invite: Secret,
-        holder: Option<Secret>,
-    ) -> Result<Invitation, AppError> {
-        self.ask(|tx| Command::Invitation(Box::new((invite, holder, tx))))
-            .await
-    }
-}
-
 /// A game's place in the hub: filled once, by whoever loads it first.
 type Slot = Arc<OnceCell<GameHandle>>;
-
-/// An open connection to a game; dropping it tells the game it is gone.
-#[derive(Debug)]
-pub(crate) struct Connection {
-    /// The game.
-    pub(crate) handle: GameHandle,
-    /// Who the connection is.
-    pub(crate) role: Role,
-    /// The client address, as the limits count it.
-    pub(crate) client: IpAddr,
-    _held: Held,
-    _running: TaskTrackerToken,
-}
-
-impl Drop for Connection {
-    fn drop(&mut self) {
-        let command = Command::Disconnect(self.role, self.client);
-        if let Err(mpsc::error::TrySendError::Full(command)) = self.handle.tx.try_send(command) {
-            let tx = self.handle.tx.clone();
-            if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-                runtime.spawn(async move { tx.send(command).await });
-            }
-        }
-    }
-}
 
 struct HubInner {
     store: Arc<dyn Store>,
@@ -390,19 +192,6 @@ impl std::fmt::Debug for Hub {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Hub").finish_non_exhaustive()
     }
-}
-
-/// Reads position text into a valid position.
-///
-/// # Errors
-///
-/// [`AppError::BadPosition`], saying what is wrong, for text that is not
-/// position text or a position that cannot occur.
-pub(crate) fn parse_position(text: &str) -> Result<Position, AppError> {
-    let setup: Setup = text
-        .parse()
-        .map_err(|e: fanorona::ParseSetupError| AppError::BadPosition(e.to_string()))?;
-    Position::from_setup(setup).map_err(|e| AppError::BadPosition(e.to_string()))
 }
 
 impl Hub {
@@ -449,7 +238,11 @@ impl Hub {
     /// # Errors
     ///
     /// A start position that is not allowed or not valid, or a storage error.
-    pub async fn create(&self, first: First, position: Option<&str>) -> Result<Created, AppError> {
+    pub async fn create(
+        &self,
+        first: First,
+        position: Option<Position>,
+    ) -> Result<Created, AppError> {
         let nobody = IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED);
         self.create_game(first, position, None, nobody).await
     }
@@ -469,7 +262,7 @@ impl Hub {
     pub async fn create_game(
         &self,
         first: First,
-        position: Option<&str>,
+        position: Option<Position>,
         computer: Option<Level>,
         client: IpAddr,
     ) -> Result<Created, AppError> {
@@ -543,14 +336,14 @@ impl Hub {
         })
     }
 
-    fn start_position(&self, position: Option<&str>) -> Result<Position, AppError> {
-        let Some(text) = position else {
-            return Ok(Position::start());
-        };
-        if !self.inner.config.allow_custom_start {
-            return Err(AppError::CustomStartDisabled);
+    /// The position a new game starts from: `position` if custom starts
+    /// are allowed, the usual start for `None`.
+    fn start_position(&self, position: Option<Position>) -> Result<Position, AppError> {
+        match position {
+            None => Ok(Position::start()),
+            Some(_) if !self.inner.config.allow_custom_start => Err(AppError::CustomStartDisabled),
+            Some(position) => Ok(position),
         }
-        parse_position(text)
     }
 
     /// The live game `id`, loaded from the store and replayed if needed.

@@ -8,12 +8,15 @@ use axum::{
     Json,
 };
 use axum_extra::extract::CookieJar;
+use fanorona::Position;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
+use super::position::parse_position;
 use crate::{
+    config::Config,
     error::AppError,
     extract::GamePath,
-    hub::{First, Hub, Joined, Sender},
+    hub::{Credentials, First, Hub, Joined},
     ids::{GameId, JoinKey, Secret},
     limits::{ClientAddr, MAX_BODY},
     protocol::{parse_intent, ProtocolError, WireLevel},
@@ -148,6 +151,16 @@ struct ComputerView {
 }
 
 impl CreateGame {
+    /// The start position asked for, if any. Custom starts are refused
+    /// before the text is read when they are not allowed.
+    fn start(&self, config: &Config) -> Result<Option<Position>, AppError> {
+        match self.position.as_deref() {
+            None => Ok(None),
+            Some(_) if !config.allow_custom_start => Err(AppError::CustomStartDisabled),
+            Some(text) => parse_position(text).map(Some),
+        }
+    }
+
     /// The computer's level in a game against it; `None` against a friend.
     fn computer(&self) -> Result<Option<crate::game::Level>, AppError> {
         let bad = |detail: &str| ProtocolError::BadMessage {
@@ -174,9 +187,10 @@ pub(super) async fn create_game(
 ) -> Result<(StatusCode, CookieJar, Json<CreatedView>), AppError> {
     state.limits.create(client)?;
     let computer = req.computer()?;
+    let position = req.start(&state.config)?;
     let created = state
         .hub
-        .create_game(req.first, req.position.as_deref(), computer, client)
+        .create_game(req.first, position, computer, client)
         .await?;
     let site = state.hub.site();
     let origin = &site.origin;
@@ -312,7 +326,9 @@ pub(super) async fn post_intent(
     let text = std::str::from_utf8(&body).map_err(|_| ProtocolError::BadJson)?;
     let intent = parse_intent(text)?;
     let secret = seat::bearer(&headers)?;
-    let state = handle.act(Sender::Secret(secret), client, intent).await?;
+    let state = handle
+        .act(Credentials::Secret(secret), client, intent)
+        .await?;
     Ok(json_bytes(state.as_str().to_owned()))
 }
 

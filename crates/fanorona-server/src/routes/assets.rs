@@ -1,6 +1,6 @@
-//! The files of `web/`, embedded in the binary (without `web/test/`), with
-//! their content type, an ETag from their SHA-256, and a brotli or gzip
-//! body when the request's `Accept-Encoding` takes one.
+//! The files of `web/` served: each with its content type, an ETag from
+//! its SHA-256, and a brotli or gzip body when the request's
+//! `Accept-Encoding` takes one.
 
 use std::{
     collections::HashMap,
@@ -16,25 +16,13 @@ use axum::{
     http::{header, HeaderMap, HeaderValue, StatusCode, Uri},
     response::{IntoResponse, Response},
 };
-use rust_embed::RustEmbed;
 use tokio::sync::watch;
 
 use super::{
-    files::{File, Folder},
+    files::{File, Folder, Web},
     i18n::Choice,
     template::Message,
 };
-
-/// The site's files, from `web/` at the repository root, without its
-/// tests, the partials that pages include and the message catalogs: those
-/// are only served inside the pages.
-#[derive(Debug, RustEmbed)]
-#[folder = "../../web/"]
-#[exclude = "test/**"]
-#[exclude = "partials/**"]
-#[exclude = "i18n/**"]
-#[allow_missing = true]
-pub struct Web;
 
 /// Files smaller than this go out as they are: compressing them saves a
 /// few bytes at most, less than a response header.
@@ -440,6 +428,8 @@ fn gzip(data: &[u8], level: flate2::Compression) -> std::io::Result<Vec<u8>> {
 
 #[cfg(test)]
 mod tests {
+    use rust_embed::RustEmbed;
+
     use super::*;
     use crate::routes::files::Files;
 

@@ -1,5 +1,5 @@
-//! The site's files as the server sends them: the files of `web/` as
-//! embedded, except that a page's `<!-- include NAME -->` lines are
+//! The site's files as the server sends them: the files of `web/`,
+//! embedded in the binary (without `web/test/`), except that a page's `<!-- include NAME -->` lines are
 //! replaced by the partial `web/partials/NAME.html`. The pages share their
 //! head and site header this way, written once. Every file is prepared
 //! once, on first use, before it is compressed or filled in: a request
@@ -12,10 +12,18 @@ use axum::body::Bytes;
 use rust_embed::RustEmbed;
 use sha2::{Digest, Sha256};
 
-use super::{
-    assets::Web,
-    i18n::{self, Lang},
-};
+use super::i18n::{self, Lang};
+
+/// The site's files, from `web/` at the repository root, without its
+/// tests, the partials that pages include and the message catalogs: those
+/// are only served inside the pages.
+#[derive(Debug, RustEmbed)]
+#[folder = "../../web/"]
+#[exclude = "test/**"]
+#[exclude = "partials/**"]
+#[exclude = "i18n/**"]
+#[allow_missing = true]
+pub struct Web;
 
 /// The parts that pages include, from `web/partials/`; never served on
 /// their own.

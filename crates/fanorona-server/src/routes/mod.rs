@@ -8,6 +8,7 @@ mod health;
 mod i18n;
 mod metrics;
 mod pages;
+mod position;
 mod preview;
 mod record;
 mod steps;
@@ -26,8 +27,8 @@ use tower_http::{timeout::TimeoutLayer, trace::TraceLayer};
 
 pub(crate) use self::{assets::compress_all, preview::png as preview_png};
 pub use self::{
-    assets::{compressed, Web},
-    files::file,
+    assets::compressed,
+    files::{file, Web},
     template::TEMPLATES,
 };
 use crate::{limits::MAX_BODY, state::AppState, ws};

@@ -11,7 +11,7 @@ use axum::{
 use axum_extra::extract::CookieJar;
 use serde::Deserialize;
 
-use super::{api, assets, i18n::Choice, template, template::Message};
+use super::{api, assets, files, i18n::Choice, template, template::Message};
 use crate::{
     clock,
     error::AppError,
@@ -24,7 +24,7 @@ use crate::{
 
 /// `GET /`: the home page.
 pub(super) async fn index(choice: Choice, headers: HeaderMap) -> Response {
-    assets::respond::<assets::Web>("index.html", choice, &headers)
+    assets::respond::<files::Web>("index.html", choice, &headers)
 }
 
 /// The query of a game link: a seat link has `seat`, an invitation `invite`.

@@ -10,10 +10,10 @@ use axum::{
 use fanorona::{PlayError, Turn};
 use serde::Deserialize;
 
+use super::position::parse_position;
 use crate::{
     error::AppError,
     game::{Action, Game, GameError, Intent},
-    hub::parse_position,
     protocol::{encode_steps, ProtocolError},
 };
 

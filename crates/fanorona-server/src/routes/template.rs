@@ -9,8 +9,7 @@
 use fanorona::Color;
 
 use super::{
-    assets::Web,
-    files::Folder,
+    files::{Folder, Web},
     i18n::{Catalog, Lang},
 };
 use crate::ids::GameId;

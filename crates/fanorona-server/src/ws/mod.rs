@@ -24,7 +24,7 @@ use crate::{
     error::AppError,
     extract::GamePath,
     game::{Intent, Role},
-    hub::{Connection, GameHandle, Sender},
+    hub::{Connection, Credentials, GameHandle},
     ids::{GameId, Secret},
     limits::ClientAddr,
     protocol::{parse_intent, ServerMsg},
@@ -236,7 +236,7 @@ impl Socket<'_> {
         let reply = match parse_intent(text.as_str()) {
             Ok(intent) => match self
                 .handle
-                .act(Sender::Role(self.role), self.client, intent)
+                .act(Credentials::Role(self.role), self.client, intent)
                 .await
             {
                 // The state comes to every socket; a hint to its sender only.
