@@ -2,9 +2,8 @@
 //! timeout closes them, the connection caps answer `503` at once, a
 //! WebSocket that stops reading is dropped, and SIGTERM ends the server
 //! within its bound whatever the clients hold.
-#![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::{
     net::SocketAddr,

@@ -2,9 +2,8 @@
 //! in brotli or gzip when the request takes it, as they are otherwise, and
 //! revalidate with the ETag of the coding they were sent in. The JSON API
 //! and the WebSocket are never compressed.
-#![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::{io::Read, sync::Arc, time::Duration};
 
@@ -98,7 +97,7 @@ fn assert_varies(what: &str, answer: &Answer) {
 }
 
 /// The files of the game page: its styles and scripts (the page itself
-/// is made per request, see `tests/invite.rs`), and the front page.
+/// is made per request, see `tests/it/invite.rs`), and the front page.
 const GAME_PAGE_FILES: [&str; 6] = [
     "index.html",
     "css/site.css",

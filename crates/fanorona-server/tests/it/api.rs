@@ -1,7 +1,6 @@
 //! Creating and joining games, pages and files, over real HTTP.
-#![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::{cookie_pair, invite_of, start, start_in, WAIT};
 use fanorona_server::{

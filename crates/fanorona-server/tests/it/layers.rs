@@ -1,10 +1,13 @@
-//! The server's top-level modules import one another one way only.
+//! No module of the workspace imports in a circle, and the server's
+//! top-level modules import one another one way only.
 //!
-//! Reads `src/**/*.rs`, collects the `crate::x` paths of each top-level
-//! module (outside its `#[cfg(test)]` modules, which may reach anywhere),
-//! and fails on a cycle or on an import the layering forbids
-//! (transports → hub → game and store, as the README draws them;
-//! the wire format beside the hub, importing neither).
+//! Reads `src/**/*.rs` of every crate and resolves the `crate::`,
+//! `super::` and `self::` paths of each file (outside its `#[cfg(test)]`
+//! modules, which may reach anywhere). Within each folder module (the
+//! crate root too), the modules in it must not import in a circle; the
+//! server's top-level modules must also keep the layering (transports →
+//! hub → game and store, as the README draws them; the wire format beside
+//! the hub, importing neither).
 //!
 //! See: #11
 
@@ -58,6 +61,80 @@ fn modules_import_one_way_only() {
         problems.push(format!("cycle: {}", cycle.join(" -> ")));
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Within every folder module of every crate of the workspace, the
+/// modules in it import one another without a circle.
+#[test]
+fn no_folder_module_of_the_workspace_imports_in_a_circle() {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut problems = Vec::new();
+    let mut folders = 0;
+    let entries = fs::read_dir(&crates).unwrap_or_else(|e| panic!("{}: {e}", crates.display()));
+    for entry in entries.flatten() {
+        let src = entry.path().join("src");
+        if !src.is_dir() {
+            continue;
+        }
+        let files = module_files(&src);
+        for (folder, graph) in folder_graphs(&files) {
+            folders += 1;
+            if let Some(cycle) = find_cycle(&graph) {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                let at = std::iter::once(name).chain(folder).collect::<Vec<_>>();
+                problems.push(format!(
+                    "cycle in {}: {}",
+                    at.join("::"),
+                    cycle.join(" -> ")
+                ));
+            }
+        }
+    }
+    assert!(folders > 10, "only {folders} folder modules found");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn nested_paths_are_resolved_and_their_circles_seen() {
+    let files = vec![
+        (
+            vec!["routes".to_owned(), "assets".to_owned()],
+            "use super::{files::{File, Web}, template::Message};\n".to_owned(),
+        ),
+        (
+            vec!["routes".to_owned(), "files".to_owned()],
+            "fn f() { crate::routes::i18n::fill(); }\n".to_owned(),
+        ),
+        (
+            vec![
+                "routes".to_owned(),
+                "template".to_owned(),
+                "inner".to_owned(),
+            ],
+            "use super::super::files::Folder;\nuse self::deep::x;\n".to_owned(),
+        ),
+        (
+            vec!["routes".to_owned(), "i18n".to_owned()],
+            "// use super::assets;\n".to_owned(),
+        ),
+    ];
+    let graphs = folder_graphs(&files);
+    let routes = &graphs[&vec!["routes".to_owned()]];
+    let edges = |from: &str| routes.get(from).cloned().unwrap_or_default();
+    assert_eq!(
+        edges("assets"),
+        ["files", "template"].map(String::from).into()
+    );
+    assert_eq!(edges("files"), ["i18n"].map(String::from).into());
+    assert_eq!(edges("template"), ["files"].map(String::from).into());
+    assert_eq!(find_cycle(routes), None);
+    let mut files = files;
+    files[1].1.push_str("use crate::routes::assets::Web;\n");
+    let graphs = folder_graphs(&files);
+    assert_eq!(
+        find_cycle(&graphs[&vec!["routes".to_owned()]]).map(|c| c.join(" -> ")),
+        Some("assets -> files -> assets".to_owned())
+    );
 }
 
 #[test]
@@ -116,6 +193,122 @@ fn graph(src: &Path) -> Graph {
         deps.retain(|d| known.contains(d));
     }
     graph
+}
+
+/// Every `.rs` file under `src` with the path of the module it is:
+/// `src/hub/task/sync.rs` is `hub::task::sync`, `src/hub/mod.rs` is
+/// `hub`, `lib.rs` and `main.rs` the root.
+fn module_files(src: &Path) -> Vec<(Vec<String>, String)> {
+    rust_files(src)
+        .into_iter()
+        .map(|file| {
+            let relative = file.strip_prefix(src).unwrap_or(&file);
+            let mut path: Vec<String> = relative
+                .iter()
+                .map(|part| part.to_string_lossy().trim_end_matches(".rs").to_owned())
+                .collect();
+            if matches!(
+                path.last().map(String::as_str),
+                Some("mod" | "lib" | "main")
+            ) {
+                path.pop();
+            }
+            let text =
+                fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            (path, text)
+        })
+        .collect()
+}
+
+/// For each folder module (by its path, the root as `[]`), the graph of
+/// the modules in it: `a -> b` when a file of `a` (or of a module inside
+/// it) names a path into `b`.
+fn folder_graphs(files: &[(Vec<String>, String)]) -> BTreeMap<Vec<String>, Graph> {
+    let mut graphs: BTreeMap<Vec<String>, Graph> = BTreeMap::new();
+    for (module, _) in files {
+        for depth in 0..module.len() {
+            let folder = module[..depth].to_vec();
+            let child = module[depth].clone();
+            graphs.entry(folder).or_default().entry(child).or_default();
+        }
+    }
+    for (module, text) in files {
+        for target in resolved_paths(module, text) {
+            for depth in 0..module.len() {
+                let (folder, child) = (&module[..depth], &module[depth]);
+                let Some(graph) = graphs.get_mut(folder) else {
+                    continue;
+                };
+                let into_sibling = target.len() > depth
+                    && target[..depth] == *folder
+                    && target[depth] != *child
+                    && graph.contains_key(&target[depth]);
+                if into_sibling {
+                    let to = target[depth].clone();
+                    graph.entry(child.clone()).or_default().insert(to);
+                }
+            }
+        }
+    }
+    graphs
+}
+
+/// Every `crate::`, `super::` and `self::` path in `text`, the file of
+/// `module`, made absolute (from the crate root), outside comments and
+/// `#[cfg(test)] mod` blocks. A `{...}` group gives one path per item,
+/// each to its first segment: `super::{a::b, c}` in `x::y` gives `x::a`
+/// and `x::c`.
+fn resolved_paths(module: &[String], text: &str) -> Vec<Vec<String>> {
+    let code = without_tests(&without_comments(text));
+    let mut found = Vec::new();
+    let starts = ["crate::", "super::", "self::"];
+    let mut at = 0;
+    while at < code.len() {
+        let rest = &code[at..];
+        let Some(start) = starts.iter().find(|s| rest.starts_with(*s)) else {
+            at += rest.chars().next().map_or(1, char::len_utf8);
+            continue;
+        };
+        let before = code[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+            at += start.len();
+            continue;
+        }
+        let mut base: Vec<String> = match *start {
+            "crate::" => Vec::new(),
+            "self::" => module.to_vec(),
+            _ => module[..module.len().saturating_sub(1)].to_vec(),
+        };
+        let mut tail = &rest[start.len()..];
+        while let Some(more) = tail.strip_prefix("super::") {
+            base.pop();
+            tail = more;
+        }
+        loop {
+            if let Some(group) = tail.strip_prefix('{') {
+                for head in group_heads(group) {
+                    let mut path = base.clone();
+                    path.push(head);
+                    found.push(path);
+                }
+                break;
+            }
+            let name = ident(tail);
+            if name.is_empty() {
+                break;
+            }
+            base.push(name.to_owned());
+            match tail[name.len()..].strip_prefix("::") {
+                Some(more) => tail = more,
+                None => {
+                    found.push(base.clone());
+                    break;
+                }
+            }
+        }
+        at += start.len();
+    }
+    found
 }
 
 fn rust_files(dir: &Path) -> Vec<PathBuf> {

@@ -1,9 +1,8 @@
 //! Games against the computer through the API: it answers with legal
 //! turns, moves first when asked, and its takebacks, hints and levels are
 //! stored like any action and survive a restart.
-#![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::{sync::Arc, time::Duration};
 

@@ -4,10 +4,9 @@
 //! database, one accepted and the other refused. Here two servers run in
 //! this test's process, each with its own store (its own pool and
 //! listening connection): to the database they are two processes.
-//! `tests/proxy.rs` does the same with the real binary behind nginx.
-#![allow(clippy::unwrap_used)]
+//! `tests/it/proxy.rs` does the same with the real binary behind nginx.
 
-mod common;
+use crate::common;
 
 use std::{
     sync::Arc,

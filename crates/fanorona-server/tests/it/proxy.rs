@@ -15,9 +15,8 @@
 //! Needs PostgreSQL (see `common/postgres.rs`) and nginx (Debian's
 //! package; `.ci/run` installs it). Without either it is skipped with a
 //! loud line on stderr, and fails under `CI=true`.
-#![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::{
     io::Write,
@@ -46,11 +45,11 @@ use tokio::{
 };
 
 /// The configuration the docs show, as this test runs it.
-const CONFIG: &str = include_str!("../../../deploy/nginx.conf");
+const CONFIG: &str = include_str!("../../../../deploy/nginx.conf");
 
 /// Prints why the test is skipped, or fails under `CI=true`.
 fn skip(why: &str) {
-    let line = format!("SKIPPED: {why}: tests/proxy.rs did not run");
+    let line = format!("SKIPPED: {why}: tests/it/proxy.rs did not run");
     assert!(
         std::env::var("CI").as_deref() != Ok("true"),
         "{line} (.ci/run installs it)"

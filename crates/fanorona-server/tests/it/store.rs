@@ -4,10 +4,8 @@
 //! it is reachable; a skip is printed loudly, and fails under `CI=true`.
 //! Each function here takes only a URL and speaks only through
 //! [`store::open`] and the trait.
-#![allow(clippy::unwrap_used)]
 
-#[path = "common/postgres.rs"]
-mod postgres;
+use crate::common::postgres;
 
 use std::sync::Arc;
 

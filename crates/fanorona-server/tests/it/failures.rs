@@ -3,9 +3,8 @@
 //! server stops cleanly: sockets are told it is restarting. A database
 //! that cannot be reached is said so at once: `503` with `Retry-After`,
 //! and sockets closed with 1013 "database unavailable".
-#![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::{
     sync::{atomic::Ordering, Arc},

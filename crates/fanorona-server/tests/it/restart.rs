@@ -1,8 +1,7 @@
 //! A server stopped, or killed, and started again on the same database
 //! continues every game where its last acknowledged action left it.
-#![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -1,8 +1,7 @@
 //! Every malformed or forbidden input gets its documented error, and the
 //! state stays byte-for-byte the same.
-#![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::{sync::Arc, time::Duration};
 

@@ -1,9 +1,8 @@
 //! `GET /api/games/{id}/record`: the text record of a game, running or
 //! finished, for anyone with the game's link; it replays with the rules
 //! crate to the position the game's state shows.
-#![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

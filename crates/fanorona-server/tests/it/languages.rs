@@ -3,9 +3,8 @@
 //! `Accept-Language`, else English; each page whole in its language
 //! (`<html lang>`, texts, link previews), with its own ETag, and a choice
 //! made by a link remembered for the next page.
-#![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::{invite_of, start, TestServer};
 use reqwest::{header, StatusCode};

@@ -1,9 +1,8 @@
 //! The bad-input table of `docs/RELIABILITY.md`, row by row: each kind of
 //! bad input gets its documented answer and changes nothing. Rows proved
 //! elsewhere name their test in the table.
-#![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::{sync::Arc, time::Duration};
 

@@ -1,9 +1,8 @@
 //! The hub's life cycle: loading a game never makes another game's
 //! visitors wait, concurrent visitors share one load, and a game nobody
 //! watches leaves memory and comes back from the store intact.
-#![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::{
     net::SocketAddr,

@@ -1,7 +1,6 @@
 //! The link-preview picture (`og:image`) over real HTTP.
-#![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::start;
 use reqwest::{header, StatusCode};

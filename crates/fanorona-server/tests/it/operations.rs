@@ -1,11 +1,9 @@
 //! What an operator relies on, against the real binary: a damaged database
 //! is refused at start and left as it is, no log level writes a secret,
 //! and a backup taken while games are played restores every game.
-#![allow(clippy::unwrap_used)]
 
-mod common;
-#[path = "crash/player.rs"]
-mod player;
+use crate::common;
+use crate::crash::player;
 
 use std::{
     path::Path,

@@ -8,12 +8,10 @@
 //! The short form runs in `cargo test`. The long form is the same test
 //! with more games and kills, see `docs/RELIABILITY.md`:
 //! `FANORONA_CRASH_GAMES=24 FANORONA_CRASH_KILLS=300 cargo test --release
-//! -p fanorona-server --test crash -- --nocapture`.
-#![allow(clippy::unwrap_used)]
+//! -p fanorona-server --test it crash:: -- --nocapture`.
 
-mod common;
-#[path = "crash/player.rs"]
-mod player;
+use crate::common;
+pub(crate) mod player;
 
 use std::time::Duration;
 

@@ -5,7 +5,7 @@
 use std::{fs, path::PathBuf};
 
 #[allow(unreachable_pub, dead_code)]
-#[path = "../../../fuzz/src/server_checks.rs"]
+#[path = "../../../../fuzz/src/server_checks.rs"]
 mod server_checks;
 
 #[test]

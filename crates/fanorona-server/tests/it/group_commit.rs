@@ -1,6 +1,5 @@
 //! Writes queued together are committed together, and a write refused in
 //! a batch fails only its own caller.
-#![allow(clippy::unwrap_used)]
 
 use fanorona::{ByColor, Color, Position};
 use fanorona_server::{

@@ -1,9 +1,8 @@
 //! Limits against abuse: rate limits per address and per socket, sizes,
 //! connection counts, idle sockets. Each is answered with a status, an
 //! error message or a close frame, and the server goes on serving.
-#![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::{sync::Arc, time::Duration};
 

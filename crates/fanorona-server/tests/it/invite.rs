@@ -2,9 +2,8 @@
 //! any client and any number of times, changes nothing; the seat is taken
 //! by the invitation page's POST, which gives the same seat again to the
 //! same join key.
-#![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::{sync::Arc, time::Duration};
 

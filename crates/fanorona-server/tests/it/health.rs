@@ -1,8 +1,7 @@
 //! The endpoints a reverse proxy asks each process: `/healthz` (alive)
 //! and `/readyz` (its database answers), on SQLite and PostgreSQL.
-#![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::{
     io::Write,

@@ -1,9 +1,8 @@
 //! The examples in `docs/API.md` are real: the documented intents and
 //! requests are sent to a server, and the state example is the state the
 //! server sends in that situation.
-#![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 
@@ -97,7 +96,7 @@ async fn the_documented_steps_are_what_the_server_answers_to_the_documented_requ
 }
 
 /// Every test `docs/RELIABILITY.md` names as proof exists: `file::name`
-/// for `tests/file.rs`, or `module::tests::name` in `src/` (`module.rs`
+/// for `tests/it/file.rs`, or `module::tests::name` in `src/` (`module.rs`
 /// or `module/mod.rs`).
 #[test]
 fn every_test_named_in_the_reliability_doc_exists() {
@@ -107,7 +106,7 @@ fn every_test_named_in_the_reliability_doc_exists() {
     for quoted in doc.split('`').skip(1).step_by(2) {
         let parts: Vec<&str> = quoted.split("::").collect();
         let (files, name) = match parts[..] {
-            [file, name] => (vec![root.join(format!("tests/{file}.rs"))], name),
+            [file, name] => (vec![root.join(format!("tests/it/{file}.rs"))], name),
             [ref module @ .., "tests", name] if !module.is_empty() => {
                 let module = module.join("/");
                 let files = [format!("src/{module}.rs"), format!("src/{module}/mod.rs")];

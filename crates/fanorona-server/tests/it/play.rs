@@ -1,8 +1,7 @@
 //! Whole games over real WebSockets and HTTP: every step is chosen from
 //! the legal steps the server sends.
-#![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::{start, Ws};
 use fanorona::{Color, Position, Setup, Square, StepKind};

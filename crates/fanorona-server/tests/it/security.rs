@@ -1,8 +1,7 @@
 //! Security: headers on every answer, cookies, and secrets that never
 //! reach anyone but their owner; nothing a client sends comes back as HTML.
-#![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 
