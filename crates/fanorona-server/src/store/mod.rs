@@ -8,6 +8,7 @@
 
 mod postgres;
 mod sqlite;
+mod write;
 
 use std::{path::PathBuf, sync::Arc};
 

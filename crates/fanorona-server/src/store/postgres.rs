@@ -23,13 +23,10 @@ use sqlx::{
 use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::{CancellationToken, DropGuard};
 
-use self::{
-    connections::Connections,
-    writer::{Write, Writer},
-};
+use self::connections::Connections;
 use super::{
     color_text, corrupt, decode_action, encode_action, parse_color, parse_level, seq_column,
-    Change, GameRow, Notice, Store, StoreError, StoredGame,
+    write::Writer, Change, GameRow, Notice, Store, StoreError, StoredGame,
 };
 use crate::{
     game::{Action, ComputerSeat},
@@ -189,7 +186,7 @@ impl PgStore {
         let (notices, queued) = mpsc::channel(NOTICES);
         tokio::spawn(send_notices(connections.clone(), channel.clone(), queued));
         Ok(PgStore {
-            writer: Writer::start(connections.clone(), channel.clone()),
+            writer: writer::start(connections.clone(), channel.clone()),
             process: u64::from_le_bytes(process),
             notices,
             connections,
@@ -285,7 +282,7 @@ const SELECT_GAME: &str = "SELECT g.id, g.created_at, g.start_position, g.creato
      WHERE g.id = $1 ORDER BY a.seq";
 
 /// The same condition as SQLite's sweep (`store/sqlite/writer.rs`).
-const DELETE_EXPIRED: &str = "DELETE FROM games WHERE created_at < $1 \
+pub(super) const DELETE_EXPIRED: &str = "DELETE FROM games WHERE created_at < $1 \
      AND (white_seat IS NULL OR black_seat IS NULL) AND computer_color IS NULL \
      AND NOT EXISTS (SELECT 1 FROM actions WHERE actions.game_id = games.id)";
 
@@ -410,7 +407,7 @@ fn read_row(row: &PgRow) -> Result<GameRow, StoreError> {
 #[async_trait]
 impl Store for PgStore {
     async fn create_game(&self, row: &GameRow) -> Result<(), StoreError> {
-        self.writer.write(Write::Game(Box::new(row.clone()))).await
+        self.writer.create_game(row).await
     }
 
     async fn load_from(&self, id: &GameId, first: u64) -> Result<StoredGame, StoreError> {
@@ -451,12 +448,7 @@ impl Store for PgStore {
         color: Color,
         seat: &SecretHash,
     ) -> Result<(), StoreError> {
-        let write = Write::Seat {
-            id: id.clone(),
-            color,
-            seat: *seat,
-        };
-        self.writer.write(write).await
+        self.writer.claim_seat(id, color, seat).await
     }
 
     async fn append_action(
@@ -465,12 +457,7 @@ impl Store for PgStore {
         seq: u64,
         action: &Action,
     ) -> Result<(), StoreError> {
-        let write = Write::Action {
-            id: id.clone(),
-            seq,
-            action: *action,
-        };
-        self.writer.write(write).await
+        self.writer.append_action(id, seq, action).await
     }
 
     async fn append_rematch(
@@ -480,31 +467,11 @@ impl Store for PgStore {
         action: &Action,
         next: &GameRow,
     ) -> Result<(), StoreError> {
-        let mut conn = self.connections.acquire().await?;
-        let mut tx = conn.begin().await?;
-        insert_action(&mut tx, &self.channel, id, seq, action).await?;
-        insert_game(&mut tx, next).await?;
-        let done =
-            sqlx::query("UPDATE games SET next_game = $1 WHERE id = $2 AND next_game IS NULL")
-                .bind(next.id.as_str())
-                .bind(id.as_str())
-                .execute(&mut *tx)
-                .await?;
-        if done.rows_affected() != 1 {
-            tx.rollback().await?;
-            return Err(StoreError::Conflict);
-        }
-        tx.commit().await?;
-        Ok(())
+        self.writer.append_rematch(id, seq, action, next).await
     }
 
     async fn delete_expired_invitations(&self, created_before: i64) -> Result<u64, StoreError> {
-        let mut conn = self.connections.acquire().await?;
-        let done = sqlx::query(DELETE_EXPIRED)
-            .bind(created_before)
-            .execute(&mut *conn)
-            .await?;
-        Ok(done.rows_affected())
+        self.writer.delete_expired(created_before).await
     }
 
     fn changes(&self) -> Option<broadcast::Receiver<Change>> {

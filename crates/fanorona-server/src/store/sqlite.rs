@@ -35,7 +35,7 @@ use rusqlite::{ffi, Connection, ErrorCode, OpenFlags};
 
 pub use self::file::Backup;
 pub(crate) use self::file::{backup, check, Checked, CHECK_LIMIT};
-use self::writer::{Write, Writer};
+use super::write::Writer;
 use super::{
     corrupt, decode_action, parse_color, parse_level, seq_column, GameRow, Store, StoreError,
     StoredGame,
@@ -240,7 +240,7 @@ impl SqliteStore {
             .max_size(READERS)
             .build(manager)
             .map_err(other)?;
-        let writer = Writer::start(conn)?;
+        let writer = writer::start(conn)?;
         Ok(SqliteStore { readers, writer })
     }
 }
@@ -357,7 +357,7 @@ fn read_game(conn: &mut Connection, id: &GameId, first: u64) -> Result<StoredGam
 #[async_trait]
 impl Store for SqliteStore {
     async fn create_game(&self, row: &GameRow) -> Result<(), StoreError> {
-        self.writer.write(Write::Game(row.clone())).await.map(drop)
+        self.writer.create_game(row).await
     }
 
     async fn load_from(&self, id: &GameId, first: u64) -> Result<StoredGame, StoreError> {
@@ -371,12 +371,7 @@ impl Store for SqliteStore {
         color: Color,
         seat: &SecretHash,
     ) -> Result<(), StoreError> {
-        let write = Write::Seat {
-            id: id.clone(),
-            color,
-            seat: *seat,
-        };
-        self.writer.write(write).await.map(drop)
+        self.writer.claim_seat(id, color, seat).await
     }
 
     async fn append_action(
@@ -385,12 +380,7 @@ impl Store for SqliteStore {
         seq: u64,
         action: &Action,
     ) -> Result<(), StoreError> {
-        let write = Write::Action {
-            id: id.clone(),
-            seq,
-            action: *action,
-        };
-        self.writer.write(write).await.map(drop)
+        self.writer.append_action(id, seq, action).await
     }
 
     async fn append_rematch(
@@ -400,19 +390,11 @@ impl Store for SqliteStore {
         action: &Action,
         next: &GameRow,
     ) -> Result<(), StoreError> {
-        let write = Write::Rematch {
-            id: id.clone(),
-            seq,
-            action: *action,
-            next: Box::new(next.clone()),
-        };
-        self.writer.write(write).await.map(drop)
+        self.writer.append_rematch(id, seq, action, next).await
     }
 
     async fn delete_expired_invitations(&self, created_before: i64) -> Result<u64, StoreError> {
-        self.writer
-            .write(Write::DeleteExpired { created_before })
-            .await
+        self.writer.delete_expired(created_before).await
     }
 
     async fn ready(&self) -> Result<(), StoreError> {

@@ -1,141 +1,49 @@
-//! The writes of the PostgreSQL store, committed in groups: a task takes
-//! every write queued (up to [`BATCH`]), runs them in one transaction on
-//! one connection, commits, and only then answers each caller.
+//! The PostgreSQL store's writer: a task takes every write queued (see
+//! [`Batch`] for the policy), runs them in one transaction on one
+//! connection, commits, and only then answers each caller.
 //!
 //! Why: each commit waits for its WAL flush. With every step its own
 //! transaction, 1,980 steps a second on one process (9,900 games) waited
 //! p50 344 ms for a connection, and two processes at twice that timed out
-//! (`not_saved`); one flush for a whole batch is what the SQLite store's
-//! writer does too (`docs/PERF.md`).
+//! (`not_saved`).
 //!
 //! A conflict (a number or a seat already taken) is a missing row, not an
 //! error (`ON CONFLICT DO NOTHING`, conditional statements), so it fails
-//! only its own write. Any other error (a deadlock with another process's
-//! batch, a game that does not exist) rolls the batch back, and each of
-//! its writes is tried again alone; but when the database cannot be
-//! reached, every write of the batch fails at once with that error, rather
-//! than each waiting for the database again.
+//! only its own write; a rematch's statements run inside a savepoint, so
+//! that its conflict undoes only them.
 
 use std::sync::Arc;
 
-use fanorona::Color;
 use sqlx::{Connection, PgConnection};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 
-use super::{claim_seat, connections::Connections, insert_action, insert_game};
+use super::{claim_seat, connections::Connections, insert_action, insert_game, DELETE_EXPIRED};
 use crate::{
     game::Action,
-    ids::{GameId, SecretHash},
-    store::{GameRow, StoreError},
+    ids::GameId,
+    store::{
+        write::{Batch, Job, Outcome, Write, Writer},
+        GameRow, StoreError,
+    },
 };
 
-/// At most this many writes share one commit.
-const BATCH: usize = 256;
-
-/// How many writes may wait before callers wait to queue.
-const QUEUE: usize = 4096;
-
-/// One write of the store.
-#[derive(Debug)]
-pub(super) enum Write {
-    /// A new game.
-    Game(Box<GameRow>),
-    /// A free seat taken.
-    Seat {
-        id: GameId,
-        color: Color,
-        seat: SecretHash,
-    },
-    /// An accepted action.
-    Action {
-        id: GameId,
-        seq: u64,
-        action: Action,
-    },
-}
-
-struct Job {
-    write: Write,
-    reply: oneshot::Sender<Result<(), StoreError>>,
-}
-
-/// The queue of the writing task.
-#[derive(Clone, Debug)]
-pub(super) struct Writer {
-    tx: mpsc::Sender<Job>,
-}
-
-fn stopped() -> StoreError {
-    StoreError::Other("the database writer has stopped".into())
-}
-
-impl Writer {
-    /// Starts the task that writes through `connections`, announcing on
-    /// `channel`; it ends when the last handle is dropped.
-    pub(super) fn start(connections: Connections, channel: Arc<str>) -> Writer {
-        let (tx, rx) = mpsc::channel(QUEUE);
-        tokio::spawn(run(connections, channel, rx));
-        Writer { tx }
-    }
-
-    /// Queues `write` and waits until its batch is committed (or failed).
-    pub(super) async fn write(&self, write: Write) -> Result<(), StoreError> {
-        let (reply, answer) = oneshot::channel();
-        self.tx
-            .send(Job { write, reply })
-            .await
-            .map_err(|_| stopped())?;
-        answer.await.map_err(|_| stopped())?
-    }
+/// Starts the task that writes through `connections`, announcing on
+/// `channel`; it ends when the last handle is dropped.
+pub(super) fn start(connections: Connections, channel: Arc<str>) -> Writer {
+    let (writer, rx) = Writer::new();
+    tokio::spawn(run(connections, channel, rx));
+    writer
 }
 
 async fn run(connections: Connections, channel: Arc<str>, mut rx: mpsc::Receiver<Job>) {
-    let mut jobs = Vec::with_capacity(BATCH);
+    let mut batch = Batch::new();
     while let Some(job) = rx.recv().await {
-        jobs.push(job);
-        while jobs.len() < BATCH {
-            match rx.try_recv() {
-                Ok(job) => jobs.push(job),
-                Err(_) => break,
-            }
+        batch.fill(job, &mut rx);
+        let outcome = transaction(&connections, &channel, batch.jobs()).await;
+        for job in batch.settle(outcome) {
+            let alone = transaction(&connections, &channel, std::slice::from_ref(&job)).await;
+            job.settle(alone);
         }
-        commit(&connections, &channel, &mut jobs).await;
-    }
-}
-
-/// Commits the batch `jobs` (emptying it) and answers each caller; when
-/// the batch fails as a whole, each write is tried again alone.
-async fn commit(connections: &Connections, channel: &str, jobs: &mut Vec<Job>) {
-    let error = match transaction(connections, channel, jobs).await {
-        Ok(results) => {
-            for (job, result) in jobs.drain(..).zip(results) {
-                let _ = job.reply.send(result);
-            }
-            return;
-        }
-        Err(error) => error,
-    };
-    if let StoreError::Unavailable(cause) = &error {
-        let cause = cause.to_string();
-        for job in jobs.drain(..) {
-            let _ = job
-                .reply
-                .send(Err(StoreError::Unavailable(cause.clone().into())));
-        }
-        return;
-    }
-    if let [_] = jobs.as_slice() {
-        if let Some(job) = jobs.pop() {
-            let _ = job.reply.send(Err(error));
-        }
-        return;
-    }
-    tracing::warn!(%error, writes = jobs.len(), "batch failed: writing one by one");
-    for job in jobs.drain(..) {
-        let result = transaction(connections, channel, std::slice::from_ref(&job))
-            .await
-            .and_then(|mut results| results.pop().unwrap_or_else(|| Err(stopped())));
-        let _ = job.reply.send(result);
     }
 }
 
@@ -145,7 +53,7 @@ async fn transaction(
     connections: &Connections,
     channel: &str,
     jobs: &[Job],
-) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+) -> Result<Vec<Outcome>, StoreError> {
     let mut conn = connections.acquire().await?;
     let mut tx = conn.begin().await?;
     let mut results = Vec::with_capacity(jobs.len());
@@ -153,17 +61,60 @@ async fn transaction(
         match apply(&mut tx, channel, &job.write).await {
             Err(StoreError::Conflict) => results.push(Err(StoreError::Conflict)),
             Err(error) => return Err(error),
-            Ok(()) => results.push(Ok(())),
+            Ok(rows) => results.push(Ok(rows)),
         }
     }
     tx.commit().await?;
     Ok(results)
 }
 
-async fn apply(conn: &mut PgConnection, channel: &str, write: &Write) -> Result<(), StoreError> {
+async fn apply(conn: &mut PgConnection, channel: &str, write: &Write) -> Outcome {
     match write {
-        Write::Game(row) => insert_game(conn, row).await,
-        Write::Seat { id, color, seat } => claim_seat(conn, channel, id, *color, seat).await,
-        Write::Action { id, seq, action } => insert_action(conn, channel, id, *seq, action).await,
+        Write::Game(row) => insert_game(conn, row).await.map(|()| 1),
+        Write::Seat { id, color, seat } => claim_seat(conn, channel, id, *color, seat)
+            .await
+            .map(|()| 1),
+        Write::Action { id, seq, action } => insert_action(conn, channel, id, *seq, action)
+            .await
+            .map(|()| 1),
+        Write::Rematch {
+            id,
+            seq,
+            action,
+            next,
+        } => rematch(conn, channel, id, *seq, action, next).await,
+        Write::DeleteExpired { created_before } => {
+            let done = sqlx::query(DELETE_EXPIRED)
+                .bind(created_before)
+                .execute(conn)
+                .await?;
+            Ok(done.rows_affected())
+        }
     }
+}
+
+/// The three statements of a rematch, all or none: inside a savepoint, so
+/// that a conflict undoes only them and not the rest of the batch (a
+/// savepoint dropped without commit rolls back to where it started).
+async fn rematch(
+    conn: &mut PgConnection,
+    channel: &str,
+    id: &GameId,
+    seq: u64,
+    action: &Action,
+    next: &GameRow,
+) -> Outcome {
+    let mut savepoint = conn.begin().await?;
+    insert_action(&mut savepoint, channel, id, seq, action).await?;
+    insert_game(&mut savepoint, next).await?;
+    let done = sqlx::query("UPDATE games SET next_game = $1 WHERE id = $2 AND next_game IS NULL")
+        .bind(next.id.as_str())
+        .bind(id.as_str())
+        .execute(&mut *savepoint)
+        .await?;
+    if done.rows_affected() != 1 {
+        return Err(StoreError::Conflict);
+    }
+    savepoint.commit().await?;
+    Ok(1)
 }

@@ -1,9 +1,9 @@
-//! The one connection that writes. Every write of the store is queued here;
-//! the writer takes everything queued (up to [`BATCH`] writes), commits it
-//! in one transaction, and only then answers each caller (group commit).
-//! SQLite allows one writer at a time: one connection that writes in
-//! batches replaces many that wait for each other's lock, and one `fsync`
-//! serves a whole batch.
+//! The one connection that writes. Every write of the store is queued
+//! (see [`Batch`] for the policy); the writer takes everything queued,
+//! commits it in one transaction, and only then answers each caller (group
+//! commit). SQLite allows one writer at a time: one connection that writes
+//! in batches replaces many that wait for each other's lock, and one
+//! `fsync` serves a whole batch.
 //!
 //! The connection lives on its own thread and is used synchronously: a
 //! batch costs one wake-up of that thread and one answer per caller, where
@@ -14,133 +14,44 @@ use std::thread;
 
 use fanorona::Color;
 use rusqlite::{params, Connection, Transaction};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 
 use crate::{
     game::Action,
     ids::{GameId, SecretHash},
-    store::{color_text, encode_action, seq_column, GameRow, StoreError},
+    store::{
+        color_text, encode_action, seq_column,
+        write::{Batch, Job, Outcome, Write, Writer},
+        GameRow, StoreError,
+    },
 };
 
-/// At most this many writes share one commit.
-const BATCH: usize = 256;
-
-/// How many writes may wait for the writer before callers wait to queue.
-const QUEUE: usize = 4096;
-
-/// One write of the store.
-#[derive(Debug)]
-pub(super) enum Write {
-    /// A new game.
-    Game(GameRow),
-    /// A free seat taken.
-    Seat {
-        id: GameId,
-        color: Color,
-        seat: SecretHash,
-    },
-    /// An accepted action.
-    Action {
-        id: GameId,
-        seq: u64,
-        action: Action,
-    },
-    /// The action that completes a rematch, and the new game.
-    Rematch {
-        id: GameId,
-        seq: u64,
-        action: Action,
-        next: Box<GameRow>,
-    },
-    /// Invitations nobody accepted before `created_before`.
-    DeleteExpired { created_before: i64 },
-}
-
-/// A queued write and where its answer goes: the rows it changed.
-struct Job {
-    write: Write,
-    reply: oneshot::Sender<Result<u64, StoreError>>,
-}
-
-/// The queue of the writing thread.
-#[derive(Clone, Debug)]
-pub(super) struct Writer {
-    tx: mpsc::Sender<Job>,
-}
-
-fn stopped() -> StoreError {
-    StoreError::Other("the database writer has stopped".into())
-}
-
-impl Writer {
-    /// Starts the thread of `conn`, a writing connection on a migrated
-    /// database (see [`super::connect`]), which ends when the last handle
-    /// is dropped.
-    pub(super) fn start(conn: Connection) -> Result<Writer, StoreError> {
-        let (tx, rx) = mpsc::channel(QUEUE);
-        thread::Builder::new()
-            .name("db-writer".into())
-            .spawn(move || run(conn, rx))
-            .map_err(|e| StoreError::Other(Box::new(e)))?;
-        Ok(Writer { tx })
-    }
-
-    /// Queues `write` and waits until its batch is committed (or failed);
-    /// returns how many rows it changed.
-    pub(super) async fn write(&self, write: Write) -> Result<u64, StoreError> {
-        let (reply, answer) = oneshot::channel();
-        self.tx
-            .send(Job { write, reply })
-            .await
-            .map_err(|_| stopped())?;
-        answer.await.map_err(|_| stopped())?
-    }
+/// Starts the thread of `conn`, a writing connection on a migrated
+/// database (see [`super::connect`]), which ends when the last handle is
+/// dropped.
+pub(super) fn start(conn: Connection) -> Result<Writer, StoreError> {
+    let (writer, rx) = Writer::new();
+    thread::Builder::new()
+        .name("db-writer".into())
+        .spawn(move || run(conn, rx))
+        .map_err(|e| StoreError::Other(Box::new(e)))?;
+    Ok(writer)
 }
 
 /// The writing thread: waits for a write, takes whatever else is queued,
 /// commits, answers; until every handle is gone.
 fn run(mut conn: Connection, mut rx: mpsc::Receiver<Job>) {
-    let mut jobs = Vec::with_capacity(BATCH);
+    let mut batch = Batch::new();
     while let Some(job) = rx.blocking_recv() {
-        jobs.push(job);
-        while jobs.len() < BATCH {
-            match rx.try_recv() {
-                Ok(job) => jobs.push(job),
-                Err(_) => break,
-            }
+        batch.fill(job, &mut rx);
+        let outcome = transaction(&mut conn, batch.jobs());
+        for job in batch.settle(outcome) {
+            let alone = transaction(&mut conn, std::slice::from_ref(&job));
+            job.settle(alone);
         }
-        commit(&mut conn, &mut jobs);
     }
     if let Err((_, error)) = conn.close() {
         tracing::warn!(%error, "closing the database writer");
-    }
-}
-
-/// Commits the batch `jobs` (emptying it) and answers each caller. When the
-/// batch as a whole fails, each write is tried again alone, so that one bad
-/// write fails only its own caller.
-fn commit(conn: &mut Connection, jobs: &mut Vec<Job>) {
-    let error = match transaction(conn, jobs) {
-        Ok(results) => {
-            tracing::trace!(writes = jobs.len(), "batch committed");
-            for (job, result) in jobs.drain(..).zip(results) {
-                let _ = job.reply.send(result);
-            }
-            return;
-        }
-        Err(error) => error,
-    };
-    if let [_] = jobs.as_slice() {
-        if let Some(job) = jobs.pop() {
-            let _ = job.reply.send(Err(error));
-        }
-        return;
-    }
-    tracing::warn!(%error, writes = jobs.len(), "batch failed: writing one by one");
-    for job in jobs.drain(..) {
-        let result = transaction(conn, std::slice::from_ref(&job))
-            .and_then(|mut results| results.pop().unwrap_or_else(|| Err(stopped())));
-        let _ = job.reply.send(result);
     }
 }
 
@@ -148,10 +59,7 @@ fn commit(conn: &mut Connection, jobs: &mut Vec<Job>) {
 /// conflict changes nothing and gets its own error, the others go on; any
 /// other error rolls the whole transaction back (dropping an uncommitted
 /// transaction rolls it back).
-fn transaction(
-    conn: &mut Connection,
-    jobs: &[Job],
-) -> Result<Vec<Result<u64, StoreError>>, StoreError> {
+fn transaction(conn: &mut Connection, jobs: &[Job]) -> Result<Vec<Outcome>, StoreError> {
     let mut tx = conn.transaction()?;
     let mut results = Vec::with_capacity(jobs.len());
     for job in jobs {
@@ -164,7 +72,7 @@ fn transaction(
     Ok(results)
 }
 
-fn apply(tx: &mut Transaction<'_>, write: &Write) -> Result<u64, StoreError> {
+fn apply(tx: &mut Transaction<'_>, write: &Write) -> Outcome {
     match write {
         Write::Game(row) => insert_game(tx, row).map(|()| 1),
         Write::Seat { id, color, seat } => claim_seat(tx, id, *color, seat),
