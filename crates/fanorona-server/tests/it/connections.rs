@@ -427,13 +427,20 @@ async fn out_of_descriptors_the_accept_loop_backs_off_and_recovers() {
     }
     // The kernel queues the connections the server cannot accept; a loop
     // that retried at once would burn a core meanwhile. Measured over a
-    // second, since spinning is a rate.
-    let before = cpu_ticks(pid);
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    let spent = cpu_ticks(pid) - before;
+    // second, since spinning is a rate; a loop that spins does so for as
+    // long as the connections are held, so the quietest of three seconds
+    // is taken (on a loaded machine, the work of starting up can still
+    // show in the first).
+    let mut seconds = Vec::new();
+    for _ in 0..3 {
+        let before = cpu_ticks(pid);
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        seconds.push(cpu_ticks(pid) - before);
+    }
+    let spent = seconds.iter().copied().min().unwrap();
     assert!(
         spent < 30,
-        "{spent} ticks of CPU in a second out of descriptors"
+        "{seconds:?} ticks of CPU in each second out of descriptors"
     );
     // Once the held connections go, the server accepts again.
     drop(held);
