@@ -223,7 +223,14 @@ impl Socket<'_> {
         self.last_heard = Instant::now();
         let text = match message {
             Message::Text(text) => text,
-            Message::Binary(_) => Utf8Bytes::from_static(""),
+            // The protocol is JSON text: a binary frame is not read as
+            // anything (RFC 6455 section 7.4.1).
+            Message::Binary(_) => {
+                return ControlFlow::Continue(Some(close(
+                    close_code::UNSUPPORTED,
+                    "binary frames are not accepted",
+                )))
+            }
             Message::Close(_) => return ControlFlow::Break(()),
             Message::Ping(_) | Message::Pong(_) => return ControlFlow::Continue(None),
         };

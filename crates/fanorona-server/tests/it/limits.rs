@@ -297,7 +297,7 @@ async fn pongs_keep_a_live_socket_open() {
 }
 
 #[tokio::test]
-async fn binary_frames_are_refused_as_bad_json() {
+async fn binary_frames_close_the_socket_with_1003_and_change_nothing() {
     let server = server(|_| {}).await;
     let (id, white, _) = server.two_player_game(None).await;
     let before = server.state_text(&id).await;
@@ -305,16 +305,19 @@ async fn binary_frames_are_refused_as_bad_json() {
     raw.send(Message::binary(br#"{"type":"resign"}"#.to_vec()))
         .await
         .unwrap();
-    let error = loop {
-        let Some(Ok(Message::Text(text))) = raw.next().await else {
-            panic!("socket ended")
-        };
-        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
-        if value["type"] == "error" {
-            break value;
+    let frame = loop {
+        match raw.next().await {
+            Some(Ok(Message::Close(frame))) => break frame.expect("a close code"),
+            Some(Ok(Message::Text(text))) => {
+                let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+                assert_ne!(value["type"], "error", "{value}");
+            }
+            Some(Ok(_)) => {}
+            other => panic!("the socket ended without a close frame: {other:?}"),
         }
     };
-    assert_eq!(error["code"], "bad_json");
+    assert_eq!(u16::from(frame.code), 1003);
+    assert_eq!(frame.reason.as_str(), "binary frames are not accepted");
     assert_eq!(durable(&server.state_text(&id).await), durable(&before));
 }
 
