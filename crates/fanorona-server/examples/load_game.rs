@@ -11,14 +11,19 @@
 //! ```
 #![allow(clippy::unwrap_used)]
 
+#[allow(unreachable_pub)]
+#[path = "../tests/it/common/rows.rs"]
+mod rows;
+
 use std::{sync::Arc, time::Instant};
 
-use fanorona::{ByColor, Color, Position, Square, StepKind};
+use fanorona::{Color, Square, StepKind};
 use fanorona_server::{
     game::{Action, Intent},
-    ids::{GameId, Secret},
-    store::{self, GameRow, Store},
+    ids::GameId,
+    store::{self, Store},
 };
+use rows::{row, seat};
 
 /// Actions in the long game.
 const LONG: u64 = 1_000;
@@ -29,23 +34,6 @@ const SHORT: u64 = 40;
 const LONG_LOADS: u32 = 300;
 const TASKS: usize = 64;
 const SHORT_LOADS: usize = 20_032;
-
-fn row(id: &GameId) -> GameRow {
-    GameRow {
-        id: id.clone(),
-        created_at: 1_700_000_000,
-        start_position: Position::start().to_string(),
-        creator: Color::White,
-        seats: ByColor {
-            white: Some(Secret::random().unwrap().hash()),
-            black: Some(Secret::random().unwrap().hash()),
-        },
-        invite: Secret::random().unwrap().hash(),
-        rematch_of: None,
-        next_game: None,
-        computer: None,
-    }
-}
 
 fn action(n: u64) -> Action {
     let by = if n % 2 == 0 {
@@ -68,7 +56,7 @@ fn action(n: u64) -> Action {
 /// action number past the end).
 async fn game(store: Arc<dyn Store>, actions: u64) -> GameId {
     let id = GameId::random().unwrap();
-    store.create_game(&row(&id)).await.unwrap();
+    store.create_game(&row(&id, seat(), seat())).await.unwrap();
     for n in 0..actions {
         store.append_action(&id, n, &action(n)).await.unwrap();
     }

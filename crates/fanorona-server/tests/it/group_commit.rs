@@ -1,29 +1,13 @@
 //! Writes queued together are committed together, and a write refused in
 //! a batch fails only its own caller.
 
-use fanorona::{ByColor, Color, Position};
+use crate::common::rows::{row, seat};
+use fanorona::Color;
 use fanorona_server::{
     game::{Action, Intent},
-    ids::{GameId, Secret},
-    store::{self, GameRow, StoreError},
+    ids::GameId,
+    store::{self, StoreError},
 };
-
-fn row(id: &GameId) -> GameRow {
-    GameRow {
-        id: id.clone(),
-        created_at: 1_700_000_000,
-        start_position: Position::start().to_string(),
-        creator: Color::White,
-        seats: ByColor {
-            white: Some(Secret::random().unwrap().hash()),
-            black: Some(Secret::random().unwrap().hash()),
-        },
-        invite: Secret::random().unwrap().hash(),
-        rematch_of: None,
-        next_game: None,
-        computer: None,
-    }
-}
 
 #[tokio::test]
 async fn a_conflict_in_a_batch_fails_only_its_own_write() {
@@ -32,7 +16,7 @@ async fn a_conflict_in_a_batch_fails_only_its_own_write() {
     let store = store::open(&url).await.unwrap();
     let ids: Vec<GameId> = (0..3).map(|_| GameId::random().unwrap()).collect();
     for id in &ids {
-        store.create_game(&row(id)).await.unwrap();
+        store.create_game(&row(id, seat(), seat())).await.unwrap();
     }
     let resign = Action {
         by: Color::White,
@@ -42,7 +26,7 @@ async fn a_conflict_in_a_batch_fails_only_its_own_write() {
         by: Color::White,
         intent: Intent::OfferDraw,
     };
-    let again = row(&ids[1]);
+    let again = row(&ids[1], seat(), seat());
     // Queued at once, so the writer takes them in one batch.
     let (a, b, c, d, e) = tokio::join!(
         store.append_action(&ids[0], 0, &offer),
@@ -68,7 +52,7 @@ async fn a_write_to_a_missing_game_fails_alone() {
     let store = store::open(&url).await.unwrap();
     let id = GameId::random().unwrap();
     let missing = GameId::random().unwrap();
-    store.create_game(&row(&id)).await.unwrap();
+    store.create_game(&row(&id, seat(), seat())).await.unwrap();
     let resign = Action {
         by: Color::Black,
         intent: Intent::Resign,

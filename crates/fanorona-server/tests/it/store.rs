@@ -5,11 +5,14 @@
 //! Each function here takes only a URL and speaks only through
 //! [`store::open`] and the trait.
 
-use crate::common::postgres;
+use crate::common::{
+    postgres,
+    rows::{row, seat},
+};
 
 use std::sync::Arc;
 
-use fanorona::{ByColor, Color, Position, Square, StepKind};
+use fanorona::{Color, Square, StepKind};
 use fanorona_server::{
     game::{Action, Intent},
     ids::{GameId, Secret},
@@ -31,23 +34,6 @@ where
     .await;
     if let Some(schema) = postgres::Schema::create(test).await {
         story(schema.url()).await;
-    }
-}
-
-fn row(id: &GameId, white: &Secret) -> GameRow {
-    GameRow {
-        id: id.clone(),
-        created_at: 1_700_000_000,
-        start_position: Position::start().to_string(),
-        creator: Color::White,
-        seats: ByColor {
-            white: Some(white.hash()),
-            black: None,
-        },
-        invite: Secret::random().unwrap().hash(),
-        rematch_of: None,
-        next_game: None,
-        computer: None,
     }
 }
 
@@ -99,7 +85,7 @@ async fn create_join_play_rematch(store: Arc<dyn Store>) -> (GameId, GameId, Vec
         Secret::random().unwrap(),
         Secret::random().unwrap(),
     );
-    let first = row(&id, &white);
+    let first = row(&id, Some(white.hash()), None);
     store.create_game(&first).await.unwrap();
     assert!(matches!(
         store.create_game(&first).await,
@@ -139,7 +125,7 @@ async fn create_join_play_rematch(store: Arc<dyn Store>) -> (GameId, GameId, Vec
     store.append_action(&id, 1, &resign).await.unwrap();
 
     let next_id = GameId::random().unwrap();
-    let mut next = row(&next_id, &black);
+    let mut next = row(&next_id, Some(black.hash()), None);
     next.seats.black = Some(white.hash());
     next.rematch_of = Some(id.clone());
     let ask = |by| Action {
@@ -156,7 +142,7 @@ async fn create_join_play_rematch(store: Arc<dyn Store>) -> (GameId, GameId, Vec
         .unwrap();
     // A second rematch of the same game is refused whole: neither its
     // action nor its game is stored.
-    let mut again = row(&GameId::random().unwrap(), &black);
+    let mut again = row(&GameId::random().unwrap(), Some(black.hash()), None);
     again.rematch_of = Some(id.clone());
     assert!(matches!(
         store
@@ -208,7 +194,7 @@ async fn sweep(url: &str, store: Arc<dyn Store>) {
         (400, true, true, true),
     ] {
         let (id, white) = (GameId::random().unwrap(), Secret::random().unwrap());
-        let mut game = row(&id, &white);
+        let mut game = row(&id, Some(white.hash()), None);
         game.created_at = now - age * day;
         store.create_game(&game).await.unwrap();
         if joined {
@@ -317,7 +303,7 @@ async fn migrate_brings_a_database_up_to_date_once() {
 /// A new game with both seats taken, stored in `store`.
 async fn joined_game(store: &dyn Store) -> GameId {
     let id = GameId::random().unwrap();
-    let mut game = row(&id, &Secret::random().unwrap());
+    let mut game = row(&id, seat(), None);
     game.seats.black = Some(Secret::random().unwrap().hash());
     store.create_game(&game).await.unwrap();
     id
@@ -416,9 +402,7 @@ async fn every_store_of_a_shared_database_hears_each_change() {
     );
     let (mut heard_a, mut heard_b) = (a.changes().unwrap(), b.changes().unwrap());
     let id = GameId::random().unwrap();
-    a.create_game(&row(&id, &Secret::random().unwrap()))
-        .await
-        .unwrap();
+    a.create_game(&row(&id, seat(), None)).await.unwrap();
     a.claim_seat(&id, Color::Black, &Secret::random().unwrap().hash())
         .await
         .unwrap();

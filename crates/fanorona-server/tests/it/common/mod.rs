@@ -10,6 +10,7 @@ pub mod outage;
 pub mod postgres;
 pub mod process;
 pub mod raw;
+pub mod rows;
 
 use std::{net::SocketAddr, sync::Arc, time::Duration};
 
