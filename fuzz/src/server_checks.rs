@@ -12,7 +12,7 @@ use fanorona_server::{
     error::AppError,
     game::{Action, Game},
     ids::GameId,
-    protocol::{encode_state, parse_intent, Live},
+    protocol::{encode_state, parse_intent, LiveFacts},
 };
 
 /// The start positions the first byte chooses from: the start, a few
@@ -41,7 +41,7 @@ fn state_text(game: &Game) -> String {
         Ok(id) => id,
         Err(_) => unreachable!("a valid game id"),
     };
-    let live = Live {
+    let live = LiveFacts {
         id: &id,
         version: 0,
         players: ByColor::default(),

@@ -14,7 +14,7 @@ use fanorona::{ByColor, Position};
 use fanorona_server::{
     game::{Action, Game, Intent},
     ids::GameId,
-    protocol::{encode_state, parse_intent, Live, StateEncoder},
+    protocol::{encode_state, parse_intent, LiveFacts, StateEncoder},
 };
 
 /// The game after `plies` steps, each the `(7 * n) % count`-th legal step,
@@ -73,7 +73,7 @@ fn relay(c: &mut Criterion) {
     let Ok(id) = GameId::random() else {
         return;
     };
-    let live = Live {
+    let live = LiveFacts {
         id: &id,
         version: 1,
         players: ByColor::default(),

@@ -117,7 +117,7 @@ pub struct Ticket {
     stop: Arc<AtomicBool>,
     id: u64,
     client: IpAddr,
-    pool: Weak<Inner>,
+    pool: Weak<Shared>,
 }
 
 impl Drop for Ticket {
@@ -176,8 +176,11 @@ struct Running {
     stop: Arc<AtomicBool>,
 }
 
+/// What the search threads have to do and are doing: the queue, the
+/// search each thread runs, and the pool's life. Behind the pool's one
+/// mutex.
 #[derive(Debug, Default)]
-struct State {
+struct Schedule {
     queue: Queue<Job>,
     /// Per thread, the search it runs.
     running: Vec<Option<Running>>,
@@ -190,10 +193,11 @@ struct State {
     shortened: (u64, Option<Instant>),
 }
 
+/// What the pool's handles and its threads share.
 #[derive(Debug)]
-struct Inner {
+struct Shared {
     settings: Settings,
-    state: Mutex<State>,
+    state: Mutex<Schedule>,
     /// Wakes a thread when a job is queued or the pool stops.
     work: Condvar,
     /// Wakes the watch thread when a search starts or the pool stops.
@@ -204,7 +208,7 @@ struct Inner {
 /// The search threads of the server, shared by every game.
 #[derive(Clone, Debug)]
 pub struct Pool {
-    inner: Arc<Inner>,
+    inner: Arc<Shared>,
 }
 
 impl Pool {
@@ -227,9 +231,9 @@ impl Pool {
             table_stones: usize::from(config.engine_table_stones),
         };
         Pool {
-            inner: Arc::new(Inner {
+            inner: Arc::new(Shared {
                 settings,
-                state: Mutex::new(State::default()),
+                state: Mutex::new(Schedule::default()),
                 work: Condvar::new(),
                 watch: Condvar::new(),
                 metrics: Metrics::new(),
@@ -237,7 +241,7 @@ impl Pool {
         }
     }
 
-    fn state(&self) -> MutexGuard<'_, State> {
+    fn state(&self) -> MutexGuard<'_, Schedule> {
         self.inner.lock()
     }
 
@@ -247,7 +251,7 @@ impl Pool {
     }
 
     /// Why a search for `client` would be refused now, if it would.
-    fn refusal(&self, state: &State, client: IpAddr) -> Option<&'static str> {
+    fn refusal(&self, state: &Schedule, client: IpAddr) -> Option<&'static str> {
         if state.stopped {
             Some("stopped")
         } else if state.queue.len() >= self.inner.settings.queue {
@@ -332,13 +336,13 @@ impl Pool {
     }
 }
 
-impl Inner {
-    fn lock(&self) -> MutexGuard<'_, State> {
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Schedule> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Shows the queue's length in the figures.
-    fn show_queue(&self, state: &State) {
+    fn show_queue(&self, state: &Schedule) {
         self.metrics.queue(state.queue.len(), state.queue.clients());
     }
 }

@@ -13,7 +13,7 @@ use std::{
 
 use fanorona_engine::{Config as EngineConfig, Engine, Limits, Tables};
 
-use super::{budget::Budget, Inner, Job, Running, Search, HINT_LEVEL, HINT_TIME};
+use super::{budget::Budget, Job, Running, Search, Shared, HINT_LEVEL, HINT_TIME};
 use crate::ids::GameId;
 
 /// The endgame tables, once built; shared by every pool of the process.
@@ -21,7 +21,7 @@ static TABLES: OnceLock<Arc<Tables>> = OnceLock::new();
 
 /// Starts the threads of `inner`'s pool, and the tables' build (of the
 /// size its settings give) if no pool of this process has started it.
-pub(super) fn start(inner: &Arc<Inner>) {
+pub(super) fn start(inner: &Arc<Shared>) {
     static BUILD: Once = Once::new();
     let stones = inner.settings.table_stones;
     BUILD.call_once(|| {
@@ -57,7 +57,7 @@ pub(super) fn start(inner: &Arc<Inner>) {
 
 /// The next job for thread `index`, its budget and its deadline, marked
 /// as running; `None` once the pool stops.
-fn next_job(inner: &Inner, index: usize) -> Option<(Job, Budget, Instant)> {
+fn next_job(inner: &Shared, index: usize) -> Option<(Job, Budget, Instant)> {
     let mut state = inner.lock();
     loop {
         if state.stopped {
@@ -114,7 +114,7 @@ fn lower_priority(nice: i32) {
 
 /// One search thread: one engine, searching job after job, at the lowest
 /// priority.
-fn search_loop(inner: &Inner, index: usize) {
+fn search_loop(inner: &Shared, index: usize) {
     lower_priority(inner.settings.nice);
     let config = EngineConfig {
         table_bytes: inner.settings.table_bytes,
@@ -168,7 +168,7 @@ const WARN_EVERY: Duration = Duration::from_secs(10);
 /// Logs a search cut short to keep the wait within
 /// `--computer-max-wait`: each at debug level, and at most every
 /// [`WARN_EVERY`] a warning with how many were since the last one.
-fn note_shortened(inner: &Inner, job: &Job, time: Duration) {
+fn note_shortened(inner: &Shared, job: &Job, time: Duration) {
     tracing::debug!(game = %job.game, searched = ?time, "search shortened to answer in time");
     let mut state = inner.lock();
     let (count, warned) = &mut state.shortened;
@@ -205,7 +205,7 @@ fn search(engine: &mut Engine, job: &Job) -> Option<fanorona::Turn> {
 }
 
 /// Raises the stop flag of every search past its deadline.
-fn watch(inner: &Inner) {
+fn watch(inner: &Shared) {
     let mut state = inner.lock();
     loop {
         if state.stopped {

@@ -30,7 +30,7 @@ use crate::{
     computer::{Request, Search},
     error::AppError,
     game::{Action, Game, GameError, Intent, Plan, Role},
-    protocol::{Live, PlayerView, StateEncoder},
+    protocol::{LiveFacts, PlayerView, StateEncoder},
     store::{GameRow, Notice, StoreError, StoredGame},
 };
 
@@ -434,7 +434,7 @@ impl GameTask {
             joined: self.row.seats.get(c).is_some() || self.is_computer(c),
             connected: self.presence.get(c).connected || self.is_computer(c),
         });
-        let live = Live {
+        let live = LiveFacts {
             id: &self.row.id,
             version: self.version,
             players,

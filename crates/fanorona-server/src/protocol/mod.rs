@@ -16,7 +16,7 @@ mod state;
 mod steps;
 
 pub use self::{
-    state::{encode_state, EncodeError, Live, PlayerView, StateEncoder},
+    state::{encode_state, EncodeError, LiveFacts, PlayerView, StateEncoder},
     steps::encode_steps,
 };
 use crate::{

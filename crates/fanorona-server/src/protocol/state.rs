@@ -25,7 +25,7 @@ pub struct PlayerView {
 
 /// What the state message needs besides the game itself.
 #[derive(Copy, Clone, Debug)]
-pub struct Live<'a> {
+pub struct LiveFacts<'a> {
     /// The game's id.
     pub id: &'a GameId,
     /// Counts published states.
@@ -69,14 +69,14 @@ pub(super) fn squares<S: Serializer>(list: &[Square], s: S) -> Result<S::Ok, S::
 
 /// A value per colour, as `{"white": .., "black": ..}`.
 #[derive(Serialize)]
-struct Pair<T> {
+struct PerColor<T> {
     white: T,
     black: T,
 }
 
-impl<T> From<ByColor<T>> for Pair<T> {
-    fn from(b: ByColor<T>) -> Pair<T> {
-        Pair {
+impl<T> From<ByColor<T>> for PerColor<T> {
+    fn from(b: ByColor<T>) -> PerColor<T> {
+        PerColor {
             white: b.white,
             black: b.black,
         }
@@ -113,7 +113,7 @@ pub(super) struct ResultView {
 /// The fields before `legal_steps`, in their wire order (then come
 /// `legal_steps`, `can_end_turn`, `moves` and `captures`, written by hand).
 #[derive(Serialize)]
-struct Head<'a> {
+struct BeforeSteps<'a> {
     #[serde(rename = "type")]
     kind: &'static str,
     game_id: &'a GameId,
@@ -128,14 +128,14 @@ struct Head<'a> {
 
 /// The fields after `captures`, in their wire order.
 #[derive(Serialize)]
-struct Tail<'a> {
+struct AfterCaptures<'a> {
     last_turn: Option<LastTurnView<'a>>,
     turns_since_capture: u32,
-    players: Pair<PlayerView>,
+    players: PerColor<PlayerView>,
     #[serde(serialize_with = "opt_color_str")]
     draw_offer: Option<Color>,
     abandoned: bool,
-    rematch: Pair<bool>,
+    rematch: PerColor<bool>,
     next_game: Option<&'a GameId>,
     result: Option<ResultView>,
     computer: Option<ComputerView>,
@@ -180,7 +180,7 @@ impl StateEncoder {
     ///
     /// [`EncodeError`] when a part cannot be written as JSON: a bug, never
     /// an empty message.
-    pub fn encode(&mut self, game: &Game, live: Live<'_>) -> Result<String, EncodeError> {
+    pub fn encode(&mut self, game: &Game, live: LiveFacts<'_>) -> Result<String, EncodeError> {
         self.catch_up(game)?;
         let Some((_, start)) = &self.start else {
             return Err(EncodeError("no start position".into()));
@@ -242,7 +242,7 @@ impl StateEncoder {
 /// # Errors
 ///
 /// As [`StateEncoder::encode`].
-pub fn encode_state(game: &Game, live: Live<'_>) -> Result<String, EncodeError> {
+pub fn encode_state(game: &Game, live: LiveFacts<'_>) -> Result<String, EncodeError> {
     StateEncoder::default().encode(game, live)
 }
 
@@ -265,8 +265,8 @@ impl From<std::string::FromUtf8Error> for EncodeError {
     }
 }
 
-fn head<'a>(game: &'a Game, live: Live<'a>, start: &'a RawValue) -> Head<'a> {
-    Head {
+fn head<'a>(game: &'a Game, live: LiveFacts<'a>, start: &'a RawValue) -> BeforeSteps<'a> {
+    BeforeSteps {
         kind: "state",
         game_id: live.id,
         version: live.version,
@@ -330,8 +330,8 @@ pub(super) fn write_legal_steps(out: &mut Vec<u8>, pos: &Position) {
     }
 }
 
-fn tail<'a>(game: &'a Game, live: Live<'a>) -> Tail<'a> {
-    Tail {
+fn tail<'a>(game: &'a Game, live: LiveFacts<'a>) -> AfterCaptures<'a> {
+    AfterCaptures {
         last_turn: game.last.as_ref().map(last_turn_view),
         turns_since_capture: game.position.turns_since_capture(),
         players: live.players.into(),
@@ -425,7 +425,7 @@ mod tests {
         let Ok(id) = GameId::random() else {
             return;
         };
-        let live = Live {
+        let live = LiveFacts {
             id: &id,
             version: 3,
             players: ByColor::default(),

@@ -246,7 +246,7 @@ fn encode(file: &File, headers: &HeaderMap) -> (Coding, Bytes) {
 
 /// Makes the compressed copies of `data` on a thread that may block, once
 /// per file, unless no runtime runs.
-fn compress_later(forms: Arc<Forms>, data: Bytes) {
+fn compress_later(forms: Arc<Encodings>, data: Bytes) {
     if forms.started.swap(true, Ordering::AcqRel) {
         return;
     }
@@ -331,14 +331,14 @@ fn compressible(file: &File) -> bool {
 /// kept for the life of the process; `None` when that coding does not
 /// make the file smaller.
 #[derive(Debug, Default)]
-struct Forms {
+struct Encodings {
     brotli: OnceLock<Option<Bytes>>,
     gzip: OnceLock<Option<Bytes>>,
     /// A blocking task making them has been started by a request.
     started: AtomicBool,
 }
 
-impl Forms {
+impl Encodings {
     /// The body in `coding` if it has been made and is smaller; never
     /// compresses.
     fn ready(&self, coding: Coding) -> Option<Bytes> {
@@ -378,11 +378,11 @@ type Compressor = fn(&[u8]) -> std::io::Result<Vec<u8>>;
 
 /// The compressed bodies of every file served so far, by the SHA-256 of
 /// its content (so `/rules` and `/rules.html` share theirs).
-static FORMS: LazyLock<Mutex<HashMap<[u8; 32], Arc<Forms>>>> = LazyLock::new(Mutex::default);
+static FORMS: LazyLock<Mutex<HashMap<[u8; 32], Arc<Encodings>>>> = LazyLock::new(Mutex::default);
 
 /// The compressed bodies of `file`. The map is locked only to find them:
 /// the compression itself runs outside it, once per file and coding.
-fn forms_of(file: &File) -> Arc<Forms> {
+fn forms_of(file: &File) -> Arc<Encodings> {
     let mut forms = FORMS.lock().unwrap_or_else(PoisonError::into_inner);
     forms.entry(file.hash).or_default().clone()
 }
