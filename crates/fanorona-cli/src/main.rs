@@ -10,11 +10,12 @@ use std::{
     io::{self, Write},
     process::ExitCode,
     sync::Arc,
+    time::Instant,
 };
 
 use clap::{Args, Parser, Subcommand};
 use fanorona::{perft, perft_steps, Position, Setup, Turn};
-use fanorona_engine::{Config, Engine, Limits, MatchConfig, Player, Tables};
+use fanorona_engine::{Config, Engine, Limits, MatchConfig, Player, Tables, BENCH_DEPTH};
 
 mod arena;
 mod draw;
@@ -115,6 +116,27 @@ enum Command {
         level: Option<String>,
         #[command(flatten)]
         tables: TablesArg,
+    },
+    /// Search the bench positions to a fixed depth and print the total of
+    /// their nodes: the search's signature.
+    ///
+    /// Sixteen positions from the opening to the ending, kept in the
+    /// engine crate, each searched alone on one thread with no endgame
+    /// tables and a new game's 16 MB table, so the total is the same on
+    /// any machine and changes exactly when the search does. Prints a line
+    /// per position, `N nodes NODES time MS position TEXT`, then
+    /// `bench NODES nodes nps NPS time MS`. A change to the search quotes
+    /// the new total in its commit; the engine's tests pin the total at
+    /// the default depth.
+    Bench {
+        /// Search each position this many turns deep, 1 to 64.
+        #[arg(
+            long,
+            value_name = "D",
+            default_value_t = BENCH_DEPTH.to_string(),
+            allow_negative_numbers = true
+        )]
+        depth: String,
     },
     /// Answer the engine protocol on stdin and stdout, for matches with
     /// other programs.
@@ -307,6 +329,10 @@ fn run(command: Command) -> Result<(), Failure> {
             report::think(&mut engine, &pos, how, &mut out)?;
             Ok(())
         }
+        Command::Bench { depth } => {
+            let depth = usage(parse_limit("depth", &depth))?.depth;
+            bench(&mut out, depth.unwrap_or(BENCH_DEPTH))
+        }
         Command::Engine { tables } => {
             let tables = endgame_tables(&tables.value)?;
             protocol::run(io::stdin().lock(), &mut out, tables)?;
@@ -439,6 +465,34 @@ fn parse_depth(text: &str) -> Result<u32, Failure> {
             echo::quote(text)
         ))),
     }
+}
+
+fn bench(out: &mut impl Write, depth: u32) -> Result<(), Failure> {
+    let start = Instant::now();
+    let mut n = 0;
+    let mut written = Ok(());
+    let total = fanorona_engine::bench(depth, |line| {
+        n += 1;
+        if written.is_ok() {
+            written = writeln!(
+                out,
+                "{n} nodes {} time {} position {}",
+                line.nodes,
+                line.elapsed.as_millis(),
+                line.position
+            )
+            .and_then(|()| out.flush());
+        }
+    });
+    written?;
+    let elapsed = start.elapsed();
+    let nps = u128::from(total) * 1_000_000 / elapsed.as_micros().max(1);
+    writeln!(
+        out,
+        "bench {total} nodes nps {nps} time {}",
+        elapsed.as_millis()
+    )?;
+    Ok(())
 }
 
 fn moves(out: &mut impl Write, pos: &Position) -> Result<(), Failure> {

@@ -1,5 +1,8 @@
 //! Every tuning constant of the search, in one place. Scores are in
 //! hundredths of a stone; depths and plies are in turns.
+//!
+//! A change here changes the search: run `fanorona bench` and quote the new
+//! signature in the commit (see docs/ENGINE.md, "The bench").
 
 /// The deepest a search goes, quiescence included, in turns.
 pub const MAX_DEPTH: u32 = 64;
