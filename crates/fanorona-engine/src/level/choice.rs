@@ -7,10 +7,10 @@ use std::{sync::atomic::AtomicBool, time::Instant};
 use fanorona::Position;
 
 use crate::{
-    children::children,
+    children::{root_children, turn_to},
     limits::Limits,
     score::{Score, INFINITY},
-    search::{params::FULL_QUIESCENCE, turn_between, Engine, Info, SearchResult},
+    search::{params::FULL_QUIESCENCE, Engine, Info, SearchResult},
 };
 
 use super::{Level, LevelSpec};
@@ -59,8 +59,8 @@ impl Engine {
         let depth = spec.depth.unwrap_or(1);
         let start = Instant::now();
         self.prepare(Limits::depth(depth), start);
-        let mut root = Vec::new();
-        children(pos, &mut root);
+        let (mut root, mut turns) = (Vec::new(), Vec::new());
+        root_children(pos, &mut root, &mut turns);
         let mut scores = Vec::with_capacity(root.len());
         for c in &root {
             let s = -self.negamax(&c.pos, depth as i32 - 1, -INFINITY, INFINITY, 1, stop);
@@ -68,7 +68,7 @@ impl Engine {
         }
         let mut rng = fastrand::Rng::with_seed(seed);
         let chosen = root.get(pick(&scores, spec.noise, rng.f64()));
-        let best = chosen.and_then(|c| turn_between(pos, &c.pos));
+        let best = chosen.and_then(|c| turn_to(&root, &turns, &c.pos));
         let score = chosen.map_or(0, |c| scores[usize::from(c.index)]);
         SearchResult {
             info: Info {

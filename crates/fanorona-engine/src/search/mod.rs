@@ -24,7 +24,7 @@ use std::{
 use fanorona::{Position, Turn};
 
 use crate::{
-    children::{children, Child},
+    children::{root_children, turn_to, Child},
     eval::Weights,
     limits::Limits,
     score::{Score, INFINITY, MATE, MATE_BOUND, TABLE_WIN, WIN_BOUND},
@@ -86,7 +86,10 @@ impl Info {
 /// The result of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchResult {
-    /// The best turn found, `None` when the game is over.
+    /// The best turn found, `None` when the game is over: the turn the
+    /// search chose, written down as the root's children were generated
+    /// (with a chain open, the rest of the turn; stopping it is a turn of
+    /// no landings).
     pub best: Option<Turn>,
     /// The position after the best turn.
     pub after: Option<Position>,
@@ -188,7 +191,8 @@ impl Engine {
         self.prepare(limits, start);
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut root = std::mem::take(&mut self.stack[0]);
-        children(pos, &mut root);
+        let mut turns = Vec::new();
+        root_children(pos, &mut root, &mut turns);
         let mut info = Info {
             depth: 0,
             seldepth: 0,
@@ -235,14 +239,15 @@ impl Engine {
                 break;
             }
         }
+        let best_turn = turn_to(&root, &turns, &best);
         self.stack[0] = root;
         info.nodes = self.nodes;
         info.elapsed = start.elapsed();
         if info.pv.first().and_then(|t| pos.play(t).ok()) != Some(best) {
-            info.pv = turn_between(pos, &best).into_iter().collect();
+            info.pv = best_turn.iter().cloned().collect();
         }
         SearchResult {
-            best: turn_between(pos, &best),
+            best: best_turn,
             after: Some(best),
             info,
         }
@@ -318,20 +323,4 @@ impl Engine {
         }
         self.stopped
     }
-}
-
-/// The turn that leads from `from` to `to`, in the rules crate's notation.
-pub(crate) fn turn_between(from: &Position, to: &Position) -> Option<Turn> {
-    if let Some(chain) = from.chain() {
-        if from.end_turn().ok().as_ref() == Some(to) {
-            return Some(Turn::new(chain.stone()));
-        }
-    }
-    let mut found = None;
-    from.for_each_turn(|t| {
-        if found.is_none() && from.play(t).ok().as_ref() == Some(to) {
-            found = Some(t.clone());
-        }
-    });
-    found
 }

@@ -45,7 +45,7 @@ impl Pv {
         let mut at = *pos;
         for p in 0..self.len[0] {
             let next = self.table[p];
-            match super::turn_between(&at, &next) {
+            match at.turn_to(&next) {
                 Some(t) => out.push(t),
                 None => break,
             }
