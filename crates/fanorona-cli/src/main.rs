@@ -13,14 +13,14 @@ use std::{
     time::Instant,
 };
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser};
 use fanorona::{perft, perft_steps, Position, Setup, Turn};
 use fanorona_engine::{Config, Engine, Limits, MatchConfig, Player, Tables, BENCH_DEPTH};
 
-mod arena;
 mod draw;
 mod echo;
-mod protocol;
+mod engine_protocol;
+mod match_runner;
 mod record;
 mod report;
 
@@ -35,11 +35,12 @@ use report::{parse_level, parse_limit, Think};
 #[command(name = "fanorona", version)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    subcommand: Subcommand,
 }
 
-#[derive(Debug, Subcommand)]
-enum Command {
+/// The subcommands, one variant each.
+#[derive(Debug, clap::Subcommand)]
+enum Subcommand {
     /// Print every legal complete turn, one per line, sorted.
     Moves {
         /// The position: position text, `-` or `start`.
@@ -254,7 +255,7 @@ fn main() -> ExitCode {
             return ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(2));
         }
     };
-    match run(cli.command) {
+    match run(cli.subcommand) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Output(err)) if err.kind() == io::ErrorKind::BrokenPipe => {
             // The reader went away (`fanorona moves ... | head`): not an error.
@@ -275,11 +276,11 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(command: Command) -> Result<(), Failure> {
+fn run(subcommand: Subcommand) -> Result<(), Failure> {
     let mut out = io::stdout().lock();
-    match command {
-        Command::Moves { position } => moves(&mut out, &parse_position(&position)?),
-        Command::Perft {
+    match subcommand {
+        Subcommand::Moves { position } => moves(&mut out, &parse_position(&position)?),
+        Subcommand::Perft {
             depth,
             position,
             steps,
@@ -291,12 +292,12 @@ fn run(command: Command) -> Result<(), Failure> {
             };
             count(&mut out, &pos, depth, steps)
         }
-        Command::Show { position } => {
+        Subcommand::Show { position } => {
             let pos = parse_position(&position)?;
             out.write_all(draw::position(&pos).as_bytes())?;
             Ok(())
         }
-        Command::Play {
+        Subcommand::Play {
             position,
             turns,
             record,
@@ -305,7 +306,7 @@ fn run(command: Command) -> Result<(), Failure> {
             (None, Some(position)) => play(&mut out, parse_position(&position)?, &turns),
             (None, None) => Err(Failure::Usage("a position or --record is needed".into())),
         },
-        Command::Analyse {
+        Subcommand::Analyse {
             position,
             time,
             nodes,
@@ -329,16 +330,16 @@ fn run(command: Command) -> Result<(), Failure> {
             report::think(&mut engine, &pos, how, &mut out)?;
             Ok(())
         }
-        Command::Bench { depth } => {
+        Subcommand::Bench { depth } => {
             let depth = usage(parse_limit("depth", &depth))?.depth;
             bench(&mut out, depth.unwrap_or(BENCH_DEPTH))
         }
-        Command::Engine { tables } => {
+        Subcommand::Engine { tables } => {
             let tables = endgame_tables(&tables.value)?;
-            protocol::run(io::stdin().lock(), &mut out, tables)?;
+            engine_protocol::run(io::stdin().lock(), &mut out, tables)?;
             Ok(())
         }
-        Command::Tables { stones, out: path } => {
+        Subcommand::Tables { stones, out: path } => {
             let n = match stones.parse::<usize>() {
                 Ok(n @ 2..=5) => n,
                 _ => {
@@ -364,7 +365,7 @@ fn run(command: Command) -> Result<(), Failure> {
             }
             Ok(())
         }
-        Command::Match {
+        Subcommand::Match {
             white,
             black,
             games,
@@ -385,7 +386,7 @@ fn run(command: Command) -> Result<(), Failure> {
                 seed: parse_number("seed", &seed, 0)?,
                 tables: endgame_tables(&tables.value)?,
             };
-            arena::play(&mut out, first, second, &config)
+            match_runner::play(&mut out, first, second, &config)
         }
     }
 }

@@ -15,12 +15,12 @@ use fanorona::{Position, Square, StepKind, StepList, Turn};
 pub(crate) struct Child {
     pub(crate) pos: Position,
     pub(crate) captured: u8,
-    /// A small identity of the turn for the killer and history tables:
-    /// origin and final point (`from * 45 + to`).
-    pub(crate) id: u16,
-    /// The position of the child in generation order, which the
-    /// transposition table remembers as the best child.
-    pub(crate) index: u16,
+    /// The turn's origin and final point (`from * 45 + to`): how the
+    /// killer and history tables know a turn.
+    pub(crate) from_to: u16,
+    /// The child's place in generation order, by which the transposition
+    /// table remembers the best child.
+    pub(crate) place: u16,
     /// The move-ordering score, set by the search.
     pub(crate) order: i32,
 }
@@ -62,7 +62,7 @@ pub(crate) fn turn_to(out: &[Child], turns: &[Turn], to: &Position) -> Option<Tu
 
 fn number(out: &mut [Child]) {
     for (i, c) in out.iter_mut().enumerate() {
-        c.index = i as u16;
+        c.place = i as u16;
     }
 }
 
@@ -145,8 +145,8 @@ fn push(out: &mut Vec<Child>, pos: Position, captured: usize, from: usize, to: u
     out.push(Child {
         pos,
         captured: captured as u8,
-        id: (from * 45 + to) as u16,
-        index: 0,
+        from_to: (from * 45 + to) as u16,
+        place: 0,
         order: 0,
     });
 }

@@ -27,7 +27,8 @@ impl Engine {
         stop: &AtomicBool,
     ) -> SearchResult {
         let spec = level.spec();
-        let tables = if spec.tables {
+        // A level without the tables plays with them put aside.
+        let withheld = if spec.tables {
             None
         } else {
             self.tables.take()
@@ -35,8 +36,8 @@ impl Engine {
         self.max_quiescence = spec.quiescence;
         let result = self.play_spec(pos, spec, seed, stop);
         self.max_quiescence = FULL_QUIESCENCE;
-        if tables.is_some() {
-            self.tables = tables;
+        if withheld.is_some() {
+            self.tables = withheld;
         }
         result
     }
@@ -69,7 +70,7 @@ impl Engine {
         let mut rng = fastrand::Rng::with_seed(seed);
         let chosen = root.get(pick(&scores, spec.noise, rng.f64()));
         let best = chosen.and_then(|c| turn_to(&root, &turns, &c.pos));
-        let score = chosen.map_or(0, |c| scores[usize::from(c.index)]);
+        let score = chosen.map_or(0, |c| scores[usize::from(c.place)]);
         SearchResult {
             info: Info {
                 depth,

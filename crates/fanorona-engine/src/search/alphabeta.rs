@@ -136,7 +136,7 @@ impl Engine {
             let child = list[n];
             let d = depth - 1 + extend;
             let quiet = child.captured == 0;
-            let killer = self.history.is_killer(ply, child.id);
+            let killer = self.history.is_killer(ply, child.from_to);
             let score = if n == 0 {
                 -self.negamax(&child.pos, d, -beta, -alpha, ply + 1, stop)
             } else {
@@ -162,14 +162,14 @@ impl Engine {
             }
             if score > best_score {
                 best_score = score;
-                best_index = Some(child.index);
+                best_index = Some(child.place);
             }
             if score > alpha {
                 alpha = score;
                 self.pv.update(ply, child.pos);
                 if score >= beta {
                     if quiet {
-                        self.history.reward(ply, child.id, depth);
+                        self.history.reward(ply, child.from_to, depth);
                     }
                     break;
                 }

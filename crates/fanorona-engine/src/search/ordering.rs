@@ -10,7 +10,7 @@ use super::params::{
 };
 
 /// A turn's identity in the killer and history tables (see
-/// `Child::id`) that no turn has.
+/// `Child::from_to`) that no turn has.
 const NONE: u16 = u16::MAX;
 
 /// The killer and history tables.
@@ -42,20 +42,20 @@ impl History {
         }
     }
 
-    /// Whether the turn `id` is a killer at `ply`.
+    /// Whether the turn `from_to` is a killer at `ply`.
     #[inline]
-    pub(super) fn is_killer(&self, ply: usize, id: u16) -> bool {
-        self.killers[ply].contains(&id)
+    pub(super) fn is_killer(&self, ply: usize, from_to: u16) -> bool {
+        self.killers[ply].contains(&from_to)
     }
 
     /// A quiet turn caused a cut-off at `ply` with `depth` left.
-    pub(super) fn reward(&mut self, ply: usize, id: u16, depth: i32) {
+    pub(super) fn reward(&mut self, ply: usize, from_to: u16, depth: i32) {
         let k = &mut self.killers[ply];
-        if k[0] != id {
+        if k[0] != from_to {
             k[1] = k[0];
-            k[0] = id;
+            k[0] = from_to;
         }
-        let h = &mut self.history[usize::from(id)];
+        let h = &mut self.history[usize::from(from_to)];
         *h = (*h + depth * depth).min(HISTORY_MAX);
     }
 
@@ -64,18 +64,18 @@ impl History {
     pub(super) fn order(&self, list: &mut [Child], tt_best: Option<u16>, ply: usize) {
         let killers = self.killers[ply];
         for c in list.iter_mut() {
-            c.order = if Some(c.index) == tt_best {
+            c.order = if Some(c.place) == tt_best {
                 ORDER_TT
             } else if c.captured > 0 {
                 ORDER_CAPTURE
                     + i32::from(c.captured) * ORDER_CAPTURE_STONE
-                    + self.history[usize::from(c.id)].min(ORDER_CAPTURE_HISTORY)
-            } else if c.id == killers[0] {
+                    + self.history[usize::from(c.from_to)].min(ORDER_CAPTURE_HISTORY)
+            } else if c.from_to == killers[0] {
                 ORDER_KILLER
-            } else if c.id == killers[1] {
+            } else if c.from_to == killers[1] {
                 ORDER_KILLER - 1
             } else {
-                self.history[usize::from(c.id)]
+                self.history[usize::from(c.from_to)]
             };
         }
     }
