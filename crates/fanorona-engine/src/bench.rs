@@ -42,9 +42,9 @@ pub const BENCH_POSITIONS: [&str; 16] = [
 ];
 
 /// The depth `fanorona bench` searches each position to by default, in
-/// turns, and the depth of the signature the engine's tests pin: about
-/// 1.5 seconds in a release build (and in a test build, which optimises
-/// the engine too).
+/// turns, and the depth of the signature the engine's tests pin: 0.7 to
+/// 1.5 seconds in a release build on the 2-core development machine (and
+/// about as long in a test build, which optimises the engine too).
 pub const BENCH_DEPTH: u32 = 8;
 
 /// One position of the bench, searched.
