@@ -10,16 +10,17 @@ use std::{
     io::{self, Write},
     process::ExitCode,
     sync::Arc,
+    time::Instant,
 };
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser};
 use fanorona::{perft, perft_steps, Position, Setup, Turn};
-use fanorona_engine::{Config, Engine, Limits, MatchConfig, Player, Tables};
+use fanorona_engine::{Config, Engine, Limits, MatchConfig, Player, Tables, BENCH_DEPTH};
 
-mod arena;
 mod draw;
 mod echo;
-mod protocol;
+mod engine_protocol;
+mod match_runner;
 mod record;
 mod report;
 
@@ -34,11 +35,12 @@ use report::{parse_level, parse_limit, Think};
 #[command(name = "fanorona", version)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    subcommand: Subcommand,
 }
 
-#[derive(Debug, Subcommand)]
-enum Command {
+/// The subcommands, one variant each.
+#[derive(Debug, clap::Subcommand)]
+enum Subcommand {
     /// Print every legal complete turn, one per line, sorted.
     Moves {
         /// The position: position text, `-` or `start`.
@@ -115,6 +117,27 @@ enum Command {
         level: Option<String>,
         #[command(flatten)]
         tables: TablesArg,
+    },
+    /// Search the bench positions to a fixed depth and print the total of
+    /// their nodes: the search's signature.
+    ///
+    /// Sixteen positions from the opening to the ending, kept in the
+    /// engine crate, each searched alone on one thread with no endgame
+    /// tables and a new game's 16 MB table, so the total is the same on
+    /// any machine and changes exactly when the search does. Prints a line
+    /// per position, `N nodes NODES time MS position TEXT`, then
+    /// `bench NODES nodes nps NPS time MS`. A change to the search quotes
+    /// the new total in its commit; the engine's tests pin the total at
+    /// the default depth.
+    Bench {
+        /// Search each position this many turns deep, 1 to 64.
+        #[arg(
+            long,
+            value_name = "D",
+            default_value_t = BENCH_DEPTH.to_string(),
+            allow_negative_numbers = true
+        )]
+        depth: String,
     },
     /// Answer the engine protocol on stdin and stdout, for matches with
     /// other programs.
@@ -232,7 +255,7 @@ fn main() -> ExitCode {
             return ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(2));
         }
     };
-    match run(cli.command) {
+    match run(cli.subcommand) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Output(err)) if err.kind() == io::ErrorKind::BrokenPipe => {
             // The reader went away (`fanorona moves ... | head`): not an error.
@@ -253,11 +276,11 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(command: Command) -> Result<(), Failure> {
+fn run(subcommand: Subcommand) -> Result<(), Failure> {
     let mut out = io::stdout().lock();
-    match command {
-        Command::Moves { position } => moves(&mut out, &parse_position(&position)?),
-        Command::Perft {
+    match subcommand {
+        Subcommand::Moves { position } => moves(&mut out, &parse_position(&position)?),
+        Subcommand::Perft {
             depth,
             position,
             steps,
@@ -269,12 +292,12 @@ fn run(command: Command) -> Result<(), Failure> {
             };
             count(&mut out, &pos, depth, steps)
         }
-        Command::Show { position } => {
+        Subcommand::Show { position } => {
             let pos = parse_position(&position)?;
             out.write_all(draw::position(&pos).as_bytes())?;
             Ok(())
         }
-        Command::Play {
+        Subcommand::Play {
             position,
             turns,
             record,
@@ -283,7 +306,7 @@ fn run(command: Command) -> Result<(), Failure> {
             (None, Some(position)) => play(&mut out, parse_position(&position)?, &turns),
             (None, None) => Err(Failure::Usage("a position or --record is needed".into())),
         },
-        Command::Analyse {
+        Subcommand::Analyse {
             position,
             time,
             nodes,
@@ -307,12 +330,16 @@ fn run(command: Command) -> Result<(), Failure> {
             report::think(&mut engine, &pos, how, &mut out)?;
             Ok(())
         }
-        Command::Engine { tables } => {
+        Subcommand::Bench { depth } => {
+            let depth = usage(parse_limit("depth", &depth))?.depth;
+            bench(&mut out, depth.unwrap_or(BENCH_DEPTH))
+        }
+        Subcommand::Engine { tables } => {
             let tables = endgame_tables(&tables.value)?;
-            protocol::run(io::stdin().lock(), &mut out, tables)?;
+            engine_protocol::run(io::stdin().lock(), &mut out, tables)?;
             Ok(())
         }
-        Command::Tables { stones, out: path } => {
+        Subcommand::Tables { stones, out: path } => {
             let n = match stones.parse::<usize>() {
                 Ok(n @ 2..=5) => n,
                 _ => {
@@ -338,7 +365,7 @@ fn run(command: Command) -> Result<(), Failure> {
             }
             Ok(())
         }
-        Command::Match {
+        Subcommand::Match {
             white,
             black,
             games,
@@ -359,7 +386,7 @@ fn run(command: Command) -> Result<(), Failure> {
                 seed: parse_number("seed", &seed, 0)?,
                 tables: endgame_tables(&tables.value)?,
             };
-            arena::play(&mut out, first, second, &config)
+            match_runner::play(&mut out, first, second, &config)
         }
     }
 }
@@ -439,6 +466,34 @@ fn parse_depth(text: &str) -> Result<u32, Failure> {
             echo::quote(text)
         ))),
     }
+}
+
+fn bench(out: &mut impl Write, depth: u32) -> Result<(), Failure> {
+    let start = Instant::now();
+    let mut n = 0;
+    let mut written = Ok(());
+    let total = fanorona_engine::bench(depth, |line| {
+        n += 1;
+        if written.is_ok() {
+            written = writeln!(
+                out,
+                "{n} nodes {} time {} position {}",
+                line.nodes,
+                line.elapsed.as_millis(),
+                line.position
+            )
+            .and_then(|()| out.flush());
+        }
+    });
+    written?;
+    let elapsed = start.elapsed();
+    let nps = u128::from(total) * 1_000_000 / elapsed.as_micros().max(1);
+    writeln!(
+        out,
+        "bench {total} nodes nps {nps} time {}",
+        elapsed.as_millis()
+    )?;
+    Ok(())
 }
 
 fn moves(out: &mut impl Write, pos: &Position) -> Result<(), Failure> {

@@ -415,3 +415,36 @@ fn a_record_comes_without_a_position_or_turns() {
         assert!(run.stderr.contains("cannot be used with"), "{run:?}");
     }
 }
+
+#[test]
+fn bench_prints_a_line_per_position_and_the_total() {
+    let out = ok(&["bench", "--depth", "1"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 17, "{out}");
+    assert!(lines[0].starts_with("1 nodes "), "{out}");
+    assert!(lines[0].ends_with(&format!("position {START}")), "{out}");
+    let total: u64 = lines[..16]
+        .iter()
+        .map(|l| l.split(' ').nth(2).and_then(|n| n.parse::<u64>().ok()))
+        .map(|n| n.expect("a node count"))
+        .sum();
+    assert!(
+        lines[16].starts_with(&format!("bench {total} nodes nps ")),
+        "{out}"
+    );
+    assert_eq!(
+        ok(&["bench", "--depth", "1"])
+            .lines()
+            .last()
+            .map(|l| l.split(' ').nth(1)),
+        lines.last().map(|l| l.split(' ').nth(1))
+    );
+}
+
+#[test]
+fn bench_refuses_a_bad_depth() {
+    assert_eq!(
+        fails(2, &["bench", "--depth", "0"]),
+        "fanorona: invalid depth \"0\": expected a whole number of turns, 1 to 64"
+    );
+}

@@ -87,7 +87,7 @@ pub struct MatchConfig {
 
 /// The end of one game, from the first player's side.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum GameResult {
+pub enum WinDrawLoss {
     /// The first player won.
     Win,
     /// A draw.
@@ -104,7 +104,7 @@ pub struct GameRecord {
     /// The turns, opening included.
     pub turns: Vec<Turn>,
     /// The result for the first player.
-    pub result: GameResult,
+    pub result: WinDrawLoss,
     /// The final position.
     pub end: Position,
 }
@@ -122,11 +122,11 @@ pub struct Tally {
 
 impl Tally {
     /// Adds one result.
-    pub fn add(&mut self, r: GameResult) {
+    pub fn add(&mut self, r: WinDrawLoss) {
         match r {
-            GameResult::Win => self.wins += 1,
-            GameResult::Draw => self.draws += 1,
-            GameResult::Loss => self.losses += 1,
+            WinDrawLoss::Win => self.wins += 1,
+            WinDrawLoss::Draw => self.draws += 1,
+            WinDrawLoss::Loss => self.losses += 1,
         }
     }
 
@@ -319,9 +319,9 @@ pub fn play_game(
     }
     let winner = pos.outcome().and_then(|o| o.winner);
     let result = match winner {
-        None => GameResult::Draw,
-        Some(c) if c == first_plays => GameResult::Win,
-        Some(_) => GameResult::Loss,
+        None => WinDrawLoss::Draw,
+        Some(c) if c == first_plays => WinDrawLoss::Win,
+        Some(_) => WinDrawLoss::Loss,
     };
     Ok(GameRecord {
         first_plays,

@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 
 mod arena;
+mod bench;
 mod children;
 mod eval;
 mod level;
@@ -13,7 +14,8 @@ mod tables;
 mod tt;
 mod zobrist;
 
-pub use arena::{elo, opening, play_game, GameRecord, GameResult, MatchConfig, Player, Tally};
+pub use arena::{elo, opening, play_game, GameRecord, MatchConfig, Player, Tally, WinDrawLoss};
+pub use bench::{bench, BenchLine, BENCH_DEPTH, BENCH_POSITIONS};
 pub use eval::{evaluate, features, Weights, FEATURES, FEATURE_COUNT};
 pub use level::{Level, LevelSpec};
 pub use limits::Limits;

@@ -3,29 +3,30 @@
 
 use fanorona::{Position, Turn};
 
-use crate::children::children;
-use crate::search::turn_between;
+use crate::children::{root_children, turn_to};
 
 /// A legal turn chosen uniformly at random, or `None` when the game is over.
 pub fn random_turn(pos: &Position, rng: &mut fastrand::Rng) -> Option<Turn> {
-    let mut list = Vec::new();
-    children(pos, &mut list);
+    let (mut list, mut turns) = (Vec::new(), Vec::new());
+    root_children(pos, &mut list, &mut turns);
     if list.is_empty() {
         return None;
     }
-    let c = list[rng.usize(..list.len())];
-    turn_between(pos, &c.pos)
+    let i = rng.usize(..list.len());
+    turn_to(&list, &turns, &list[i].pos)
 }
 
 /// A turn that takes the most stones (a paika at random when none
 /// captures), ties broken at random; `None` when the game is over.
 pub fn greedy_turn(pos: &Position, rng: &mut fastrand::Rng) -> Option<Turn> {
-    let mut list = Vec::new();
-    children(pos, &mut list);
+    let (mut list, mut turns) = (Vec::new(), Vec::new());
+    root_children(pos, &mut list, &mut turns);
     let most = list.iter().map(|c| c.captured).max()?;
-    list.retain(|c| c.captured == most);
-    let c = list[rng.usize(..list.len())];
-    turn_between(pos, &c.pos)
+    let best: Vec<usize> = (0..list.len())
+        .filter(|&i| list[i].captured == most)
+        .collect();
+    let i = best[rng.usize(..best.len())];
+    turn_to(&list, &turns, &list[i].pos)
 }
 
 #[cfg(test)]

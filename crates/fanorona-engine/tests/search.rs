@@ -4,7 +4,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use fanorona::{Bitboard, Board, Color, Position, Setup, Square};
+use fanorona::{testing::random_setup, Color, Position, Setup};
 use fanorona_engine::{random_turn, Config, Engine, Level, Limits, Score};
 
 fn engine() -> Engine {
@@ -51,16 +51,8 @@ fn loses_within(pos: &Position, turns: u32) -> bool {
 /// A position with `white` and `black` stones on random points, White to
 /// move, that is not over.
 fn random_position(rng: &mut fastrand::Rng, white: usize, black: usize) -> Option<Position> {
-    let mut squares: Vec<Square> = Square::all().collect();
-    rng.shuffle(&mut squares);
-    let w: Bitboard = squares[..white].iter().copied().collect();
-    let b: Bitboard = squares[white..white + black].iter().copied().collect();
-    let board = Board::from_bitboards(w, b)?;
-    let setup = Setup {
-        board,
-        turn: Color::White,
-        turns_since_capture: 0,
-    };
+    let mut setup = random_setup(&mut |n| rng.usize(..n), white, black);
+    setup.turn = Color::White;
     let p = Position::from_setup(setup).ok()?;
     (p.outcome().is_none()).then_some(p)
 }

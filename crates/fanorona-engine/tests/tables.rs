@@ -4,7 +4,9 @@
 
 use std::{collections::HashMap, sync::OnceLock};
 
-use fanorona::{Board, Color, Outcome, Position, Setup, Square, FIFTY_TURNS};
+use fanorona::{
+    testing::random_setup, Board, Color, Outcome, Position, Setup, Square, FIFTY_TURNS,
+};
 use fanorona_engine::{Probe, TableResult, Tables};
 
 fn tables() -> &'static Tables {
@@ -190,33 +192,11 @@ fn brute(pos: &Position, memo: &mut HashMap<Position, Score>) -> Score {
 
 fn random_position(rng: &mut fastrand::Rng, stones: usize) -> Position {
     loop {
-        let mut board = Board::empty();
-        let mut placed = 0;
-        while placed < stones {
-            let sq = Square::new(rng.u32(0..45)).expect("0..45");
-            if board.stone_at(sq).is_none() {
-                let c = if rng.bool() {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                board.set(sq, Some(c));
-                placed += 1;
-            }
-        }
-        if board.count(Color::White) == 0 || board.count(Color::Black) == 0 {
+        let white = (0..stones).filter(|_| rng.bool()).count();
+        if white == 0 || white == stones {
             continue;
         }
-        let turn = if rng.bool() {
-            Color::White
-        } else {
-            Color::Black
-        };
-        let setup = Setup {
-            board,
-            turn,
-            turns_since_capture: 0,
-        };
+        let setup = random_setup(&mut |n| rng.usize(..n), white, stones - white);
         return Position::from_setup(setup).expect("both sides have stones");
     }
 }

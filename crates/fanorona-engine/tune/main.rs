@@ -27,8 +27,8 @@ use std::{
 
 use fanorona::{Board, Color, Position, Setup, Square};
 use fanorona_engine::{
-    features, opening, Config, Engine, GameResult, Level, Limits, Probe, TableResult, Tables,
-    Tally, Weights, FEATURES, FEATURE_COUNT,
+    features, opening, Config, Engine, Level, Limits, Probe, TableResult, Tables, Tally, Weights,
+    WinDrawLoss, FEATURES, FEATURE_COUNT,
 };
 
 type Result<T> = std::result::Result<T, Box<dyn Error>>;
@@ -293,7 +293,7 @@ fn fit(path: &str) -> Result<()> {
 /// Plays `games` games at a fixed depth between the default weights and
 /// `candidate`, colours swapped in pairs, and prints the candidate's tally.
 fn compare(games: u32, depth: u32, candidate: &Weights) -> Result<()> {
-    let one = |i: u32| -> GameResult {
+    let one = |i: u32| -> WinDrawLoss {
         let weights = [*candidate, Weights::DEFAULT];
         let mut engines = weights.map(|weights| {
             Engine::new(Config {
@@ -322,12 +322,12 @@ fn compare(games: u32, depth: u32, candidate: &Weights) -> Result<()> {
             }
         }
         match pos.outcome().and_then(|o| o.winner) {
-            None => GameResult::Draw,
-            Some(c) if c == candidate_plays => GameResult::Win,
-            Some(_) => GameResult::Loss,
+            None => WinDrawLoss::Draw,
+            Some(c) if c == candidate_plays => WinDrawLoss::Win,
+            Some(_) => WinDrawLoss::Loss,
         }
     };
-    let results: Vec<GameResult> = on_every_core(games as usize, |i| one(i as u32));
+    let results: Vec<WinDrawLoss> = on_every_core(games as usize, |i| one(i as u32));
     let mut tally = Tally::default();
     for r in results {
         tally.add(r);
@@ -544,7 +544,7 @@ fn convert(path: &str, count: usize, nodes: u64, specs: &[[usize; 2]]) -> Result
         let mut win_turns = 0;
         for (p, o) in positions.iter().zip(of(s)) {
             let r = result_for(o.winner, ahead(p));
-            if r == GameResult::Win {
+            if r == WinDrawLoss::Win {
                 win_turns += o.turns;
             }
             tally.add(r);
@@ -660,11 +660,11 @@ fn endgames(path: &str, count: usize, nodes: u64, close: usize) -> Result<()> {
 }
 
 /// The result of a game won by `winner` (or drawn) for `side`.
-fn result_for(winner: Option<Color>, side: Color) -> GameResult {
+fn result_for(winner: Option<Color>, side: Color) -> WinDrawLoss {
     match winner {
-        None => GameResult::Draw,
-        Some(c) if c == side => GameResult::Win,
-        Some(_) => GameResult::Loss,
+        None => WinDrawLoss::Draw,
+        Some(c) if c == side => WinDrawLoss::Win,
+        Some(_) => WinDrawLoss::Loss,
     }
 }
 

@@ -16,6 +16,9 @@ mod square;
 mod step;
 mod turn;
 
+#[doc(hidden)]
+pub mod testing;
+
 #[doc = include_str!("../RULES.md")]
 pub mod rules {}
 

@@ -2,7 +2,7 @@ use std::{error::Error, fmt, str::FromStr};
 
 use arrayvec::ArrayVec;
 
-use crate::{Square, Step, StepKind};
+use crate::{Position, Square, Step, StepKind};
 
 /// The most landings a turn can have: a stone never returns to a point it
 /// occupied this turn, so it lands on at most 44 of the other points.
@@ -113,6 +113,43 @@ impl Turn {
         froms
             .zip(self.landings.iter())
             .map(|(from, l)| Step::between(from, l.to, l.kind))
+    }
+}
+
+/// The turn between two positions, here beside the turn rather than in
+/// `position.rs`, as it is the turn's question: which one leads there.
+impl Position {
+    /// The legal turn that leads from this position to `to`, or `None`
+    /// when none does. With a turn in progress this is stopping it (a turn
+    /// of no landings from the chain's stone) when that leads to `to`, else
+    /// a continuation. When several turns lead to `to`, the first in the
+    /// order of [`Position::for_each_turn`].
+    ///
+    /// It tries every legal turn: for showing a turn known only by where
+    /// it leads, not for a search's inner loop.
+    ///
+    /// ```
+    /// use fanorona::{Position, Turn};
+    ///
+    /// let start = Position::start();
+    /// let turn: Turn = "d3-e3W".parse().unwrap();
+    /// let after = start.play(&turn).unwrap();
+    /// assert_eq!(start.turn_to(&after), Some(turn));
+    /// assert_eq!(start.turn_to(&start), None);
+    /// ```
+    pub fn turn_to(&self, to: &Position) -> Option<Turn> {
+        if let Some(chain) = self.chain() {
+            if self.end_turn().ok().as_ref() == Some(to) {
+                return Some(Turn::new(chain.stone()));
+            }
+        }
+        let mut found = None;
+        self.for_each_turn(|t| {
+            if found.is_none() && self.play(t).ok().as_ref() == Some(to) {
+                found = Some(t.clone());
+            }
+        });
+        found
     }
 }
 

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use fanorona::{Bitboard, Board, Color, Position, Setup, Square, StepList};
+use fanorona::{testing::random_setup, Bitboard, Position, Setup, Square, StepList};
 
 /// The start position as position text.
 pub(crate) const START: &str = "BBBBBBBBB/BBBBBBBBB/BWBW.BWBW/WWWWWWWWW/WWWWWWWWW w 0";
@@ -94,28 +94,10 @@ pub(crate) fn random_turns(
 /// about `density` in 16, of either colour; a random side to move and a
 /// random counter below 50. `None` when the setup is not a legal position.
 pub(crate) fn random_sparse(rng: &mut Rng, density: u64) -> Option<Position> {
-    let mut board = Board::empty();
-    for sq in Square::all() {
-        let r = rng.next_u64();
-        if r % 16 < density {
-            let color = if (r >> 8) & 1 == 0 {
-                Color::White
-            } else {
-                Color::Black
-            };
-            board.set(sq, Some(color));
-        }
-    }
-    let turn = if rng.next_u64() & 1 == 0 {
-        Color::White
-    } else {
-        Color::Black
-    };
-    let setup = Setup {
-        board,
-        turn,
-        turns_since_capture: (rng.next_u64() % 50) as u32,
-    };
+    let stones = (0..45).filter(|_| rng.next_u64() % 16 < density).count();
+    let white = (0..stones).filter(|_| rng.next_u64() & 1 == 0).count();
+    let mut setup = random_setup(&mut |n| rng.below(n), white, stones - white);
+    setup.turns_since_capture = (rng.next_u64() % 50) as u32;
     Position::from_setup(setup).ok()
 }
 

@@ -12,7 +12,7 @@ use std::{
     thread,
 };
 
-use fanorona_engine::{play_game, GameRecord, GameResult, MatchConfig, Player, Tally};
+use fanorona_engine::{play_game, GameRecord, MatchConfig, Player, Tally, WinDrawLoss};
 
 use crate::Failure;
 
@@ -94,9 +94,9 @@ pub(crate) fn play(
 /// wins: white has no stones left)`.
 fn game_line(index: u32, first: Player, second: Player, record: &GameRecord) -> String {
     let result = match record.result {
-        GameResult::Win => "win",
-        GameResult::Draw => "draw",
-        GameResult::Loss => "loss",
+        WinDrawLoss::Win => "win",
+        WinDrawLoss::Draw => "draw",
+        WinDrawLoss::Loss => "loss",
     };
     let how = record
         .end

@@ -9,10 +9,11 @@
 //! strong levels search by nodes, not time, so they play the same turn on
 //! any machine.
 
+mod choice;
+
 use std::fmt;
 
-/// The most capture turns a full search follows past its horizon.
-pub(crate) const FULL_QUIESCENCE: u32 = 12;
+use crate::search::params::FULL_QUIESCENCE;
 
 /// A level of play, from 1 (Beginner) to 6 (Strongest).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -132,35 +133,6 @@ impl fmt::Display for Level {
     }
 }
 
-/// Picks an index from `scores` (higher is better) as a level with `noise`
-/// does; `roll` is a number in `[0, 1)`.
-pub(crate) fn pick(scores: &[i32], noise: i32, roll: f64) -> usize {
-    let Some(best) = scores.iter().copied().max() else {
-        return 0;
-    };
-    if noise <= 0 {
-        return scores.iter().position(|&s| s == best).unwrap_or(0);
-    }
-    let weight = |s: i32| {
-        let loss = f64::from(best - s);
-        if loss > 4.0 * f64::from(noise) {
-            0.0
-        } else {
-            (-loss / f64::from(noise)).exp()
-        }
-    };
-    let total: f64 = scores.iter().map(|&s| weight(s)).sum();
-    let mut left = roll * total;
-    for (i, &s) in scores.iter().enumerate() {
-        let w = weight(s);
-        if left < w {
-            return i;
-        }
-        left -= w;
-    }
-    scores.iter().position(|&s| s == best).unwrap_or(0)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,17 +154,5 @@ mod tests {
             ]
         );
         assert_eq!(Level::MAX.to_string(), "6 (Strongest)");
-    }
-
-    #[test]
-    fn the_choice_favours_the_best_and_never_blunders_far() {
-        let scores = [100, 90, -500, 40];
-        assert_eq!(pick(&scores, 0, 0.99), 0);
-        let mut counts = [0; 4];
-        for i in 0..1000 {
-            counts[pick(&scores, 30, f64::from(i) / 1000.0)] += 1;
-        }
-        assert!(counts[0] > counts[1] && counts[1] > counts[3], "{counts:?}");
-        assert_eq!(counts[2], 0, "a turn 600 worse is never chosen");
     }
 }

@@ -1,0 +1,25 @@
+//! The bench signature: the total nodes of the bench positions searched
+//! to the bench depth. It changes exactly when the search does.
+
+use fanorona_engine::{bench, BENCH_DEPTH};
+
+/// The signature at [`BENCH_DEPTH`]. Update it only with a change that is
+/// meant to alter the search, and quote the new number in its commit.
+const SIGNATURE: u64 = 1_654_144;
+
+#[test]
+fn the_bench_signature_is_unchanged() {
+    let mut lines = Vec::new();
+    let total = bench(BENCH_DEPTH, |line| {
+        lines.push(format!("{} nodes {}", line.position, line.nodes))
+    });
+    assert_eq!(
+        total,
+        SIGNATURE,
+        "the search changed: the bench at depth {BENCH_DEPTH} visits {total} nodes, not \
+         {SIGNATURE}.\nIf the change is meant to alter the search, set SIGNATURE in \
+         crates/fanorona-engine/tests/bench.rs to {total} and quote `bench {total}` (from \
+         `fanorona bench`) in the commit message; if it is not, it has a bug.\n{}",
+        lines.join("\n")
+    );
+}
