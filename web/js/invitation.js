@@ -6,10 +6,10 @@ import { copyText } from './copy.js';
 import { withLang } from './i18n.js';
 
 /**
- * Draws `text` as a QR code into an <svg>. The encoder (`qr.js`, about
- * 3.5 KB compressed) is fetched when the first code is drawn: most visits
- * to the game page never show one, and its 60 KB budget has no room for
- * it.
+ * Draws `text` as a QR code into an <svg>. The encoder (`qr.js` and the
+ * vendored library it wraps, about 8.5 KB compressed) is fetched when the
+ * first code is drawn: most visits to the game page never show one, and
+ * its 60 KB budget has no room for it.
  * @param {SVGSVGElement} svg
  * @param {string} text
  */

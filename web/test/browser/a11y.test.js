@@ -19,11 +19,10 @@
 // contrast of the board's small coordinates and its marks, in both
 // themes.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, watchedPage, waitText, tapPoint, createGame, pressJoin, contrastRatio,
-  CHAIN, onServer,
+  useSite, waitText, tapPoint, createGame, pressJoin, contrastRatio, CHAIN,
 } from './harness.js';
 import { audit, accessible, spokenText } from './axe.js';
 
@@ -32,26 +31,14 @@ const SIZES = {
   phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
 };
 
-let server;
-// Invitations here expire at once: its game links lead to the page that
-// explains an expired invitation.
-let expiring;
-let browser;
+const site = useSite(['--allow-custom-start', '--computer-step-delay', '0ms', '--computer-min-think', '0ms'], {
+  // Invitations here expire at once: its game links lead to the page that
+  // explains an expired invitation.
+  servers: { expiring: ['--invite-ttl', '0s'] },
+});
 let audits = 0;
 
-before(async () => {
-  server = await startServer(['--allow-custom-start', '--computer-step-delay', '0ms', '--computer-min-think', '0ms']);
-  expiring = await startServer(['--invite-ttl', '0s']);
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  await expiring?.close();
-});
-
-const local = (link) => onServer(server.url, link);
+const { local } = site;
 
 /**
  * Checks that the page has one heading of level 1 and that it reads
@@ -70,7 +57,7 @@ async function heading(page, text, size) {
 /** Takes the invited seat of a game from outside the browser. */
 async function joinFromOutside(created) {
   const invite = new URL(created.invite_link).searchParams.get('invite');
-  const res = await fetch(`${server.url}/api/games/${created.game_id}/join`, {
+  const res = await fetch(`${site.server.url}/api/games/${created.game_id}/join`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ invite }),
   });
   const answer = await res.json();
@@ -80,7 +67,7 @@ async function joinFromOutside(created) {
 
 /** Plays an intent for the holder of `seat`, from outside the browser. */
 async function play(gameId, seat, intent) {
-  const res = await fetch(`${server.url}/api/games/${gameId}/intents`, {
+  const res = await fetch(`${site.server.url}/api/games/${gameId}/intents`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${seat}` },
     body: JSON.stringify(intent),
@@ -91,14 +78,14 @@ async function play(gameId, seat, intent) {
 for (const [size, options] of Object.entries(SIZES)) {
   for (const colorScheme of ['light', 'dark']) {
     test(`every page and state has no accessibility violation (${size}, ${colorScheme})`, async (t) => {
-      const context = await browser.newContext({ ...options, colorScheme });
-      const { page, errors, outside } = await watchedPage(context, server.url);
+      const context = await site.browser.newContext({ ...options, colorScheme });
+      const { page, errors, outside } = await site.watch(context);
       const check = (what) => t.test(what, async () => {
         audits += 1;
         await audit(page, `${what} (${size}, ${colorScheme})`);
       });
 
-      await page.goto(server.url);
+      await page.goto(site.server.url);
       await page.waitForSelector('.picture svg.board');
       await check('front page');
       await page.check('input[name=opponent][value=computer]');
@@ -115,7 +102,7 @@ for (const [size, options] of Object.entries(SIZES)) {
       await check('game page, the creator waiting on the board');
       const id = new URL(page.url()).pathname.split('/').pop();
       const invite = new URL(await page.inputValue('#invite-link')).searchParams.get('invite');
-      await joinFromOutside({ game_id: id, invite_link: `${server.url}/g/${id}?invite=${invite}` });
+      await joinFromOutside({ game_id: id, invite_link: `${site.server.url}/g/${id}?invite=${invite}` });
       await waitText(page, '#turn', /^Your turn$/);
       await page.waitForSelector('.pt.movable');
       await heading(page, /^Playing a friend$/, size);
@@ -125,7 +112,7 @@ for (const [size, options] of Object.entries(SIZES)) {
       await page.waitForSelector('.pt.choice');
       await check('game page, choosing approach or withdrawal');
 
-      const friendGame = await createGame(server.url, { first: 'me' });
+      const friendGame = await createGame(site.server.url, { first: 'me' });
       await page.goto(local(friendGame.invite_link));
       await page.waitForSelector('#join');
       await check('invitation page, the friend invited');
@@ -133,7 +120,7 @@ for (const [size, options] of Object.entries(SIZES)) {
       await waitText(page, '#turn', /^Your friend’s turn$/);
       await check('game page at the start, the friend waiting for the first move');
 
-      const chain = await createGame(server.url, { first: 'me', position: CHAIN });
+      const chain = await createGame(site.server.url, { first: 'me', position: CHAIN });
       await joinFromOutside(chain);
       await page.goto(local(chain.seat_link));
       await waitText(page, '#turn', /^Your turn$/);
@@ -149,7 +136,7 @@ for (const [size, options] of Object.entries(SIZES)) {
       await waitText(page, '#result .result-title', /^Your friend wins$/);
       await check('game page, finished by resignation');
 
-      const watched = await createGame(server.url, { first: 'me' });
+      const watched = await createGame(site.server.url, { first: 'me' });
       await joinFromOutside(watched);
       await play(watched.game_id, watched.seat, { type: 'step', from: 'e2', to: 'e3', kind: 'approach' });
       await page.goto(local(watched.spectator_link));
@@ -158,14 +145,14 @@ for (const [size, options] of Object.entries(SIZES)) {
       await heading(page, /^Watching a game$/, size);
       await check('game page, a spectator watching');
 
-      const computer = await createGame(server.url, { opponent: 'computer', level: 1, first: 'me' });
+      const computer = await createGame(site.server.url, { opponent: 'computer', level: 1, first: 'me' });
       await page.goto(local(computer.seat_link));
       await waitText(page, '#turn', /^Your turn$/);
       await page.waitForSelector('#computer-actions:not([hidden])');
       await heading(page, /^Playing the computer$/, size);
       await check('game page against the computer');
 
-      await page.goto(`${server.url}/rules`);
+      await page.goto(`${site.server.url}/rules`);
       await page.waitForSelector('.diagram svg.board');
       await page.waitForFunction(() => [...document.querySelectorAll('.try-says')].every((p) => p.textContent));
       await check('rules page');
@@ -182,30 +169,30 @@ for (const [size, options] of Object.entries(SIZES)) {
       await page.waitForSelector('#try-chain .try-end:not([hidden])');
       await waitText(page, '#try-approach .try-says', /^Not quite/);
       await check('rules page, its boards played');
-      await page.goto(`${server.url}/which-rules`);
+      await page.goto(`${site.server.url}/which-rules`);
       await page.waitForSelector('h1');
       await check('which rules page');
 
       // A game page whose game is gone by the time its socket opens (the
       // page of another game, served at an unknown game's address).
-      await page.route(`${server.url}/g/GoneGame00`, async (route) => {
-        await route.fulfill({ response: await route.fetch({ url: `${server.url}/g/${watched.game_id}` }) });
+      await page.route(`${site.server.url}/g/GoneGame00`, async (route) => {
+        await route.fulfill({ response: await route.fetch({ url: `${site.server.url}/g/${watched.game_id}` }) });
       });
-      await page.goto(`${server.url}/g/GoneGame00`);
+      await page.goto(`${site.server.url}/g/GoneGame00`);
       await page.waitForSelector('#not-found:not([hidden])');
       await check('game page, the game gone');
 
-      const missing = await page.goto(`${server.url}/g/NoSuchGame`);
+      const missing = await page.goto(`${site.server.url}/g/NoSuchGame`);
       assert.equal(missing.status(), 404);
       await check('unknown game link (404)');
-      const stale = await createGame(expiring.url, { first: 'me' });
+      const stale = await createGame(site.expiring.url, { first: 'me' });
       const gone = await page.goto(stale.invite_link);
       assert.equal(gone.status(), 410);
       await check('expired invitation');
 
       const expected = /Failed to load resource: the server responded with a status of 4(04|10)|WebSocket connection to '[^']*\/GoneGame00\//;
       assert.deepEqual(errors.filter((e) => !expected.test(e)), []);
-      assert.deepEqual(outside.filter((u) => !u.startsWith(expiring.url)), []);
+      assert.deepEqual(outside.filter((u) => !u.startsWith(site.expiring.url)), []);
       await context.close();
     });
   }
@@ -216,9 +203,9 @@ test('every audit ran', () => {
 });
 
 test('a screen reader says the front page\'s choices by their names alone', async () => {
-  const context = await browser.newContext(SIZES.phone);
+  const context = await site.browser.newContext(SIZES.phone);
   const page = await context.newPage();
-  await page.goto(server.url);
+  await page.goto(site.server.url);
   await page.waitForSelector('#start');
   const names = (group) => page.$$eval(`input[name=${group}]`, (inputs) => inputs.map((i) => i.value))
     .then((values) => Promise.all(values.map((v) => accessible(page, `input[name=${group}][value="${v}"]`))))
@@ -238,9 +225,9 @@ test('a screen reader says the front page\'s choices by their names alone', asyn
 });
 
 test('a board picture is named by its tag and described by its caption, the front page\'s by its label', async () => {
-  const context = await browser.newContext(SIZES.desktop);
+  const context = await site.browser.newContext(SIZES.desktop);
   const page = await context.newPage();
-  await page.goto(`${server.url}/rules`);
+  await page.goto(`${site.server.url}/rules`);
   await page.waitForSelector('.diagram svg.board');
   const caption = (n) => page.textContent(`figure:nth-of-type(${n}) figcaption`);
   assert.deepEqual(await accessible(page, 'figure:nth-of-type(1) .pair > div:nth-child(2) svg'),
@@ -250,7 +237,7 @@ test('a board picture is named by its tag and described by its caption, the fron
   assert.match(await caption(2), /White steps from d3 to e3/);
   assert.deepEqual(await accessible(page, 'figure:nth-of-type(2) .pair > div:nth-child(2) svg'),
     { name: 'After', description: await caption(2) });
-  await page.goto(server.url);
+  await page.goto(site.server.url);
   await page.waitForSelector('.picture svg.board');
   assert.match((await accessible(page, '.picture svg.board')).name, /^The board at the start/);
   assert.equal(await page.getAttribute('.picture', 'role'), null, 'the wrapper is no image of its own');
@@ -258,9 +245,9 @@ test('a board picture is named by its tag and described by its caption, the fron
 });
 
 test('the stone counts are said and shown as a number of stones', async () => {
-  const created = await createGame(server.url, { first: 'me', position: CHAIN });
+  const created = await createGame(site.server.url, { first: 'me', position: CHAIN });
   await joinFromOutside(created);
-  const context = await browser.newContext(SIZES.phone);
+  const context = await site.browser.newContext(SIZES.phone);
   const page = await context.newPage();
   await page.goto(local(created.seat_link));
   await waitText(page, '#turn', /^Your turn$/);
@@ -275,9 +262,9 @@ test('the stone counts are said and shown as a number of stones', async () => {
 });
 
 test('the board\'s coordinates and marks stand out from it in both themes', async () => {
-  const context = await browser.newContext(SIZES.desktop);
+  const context = await site.browser.newContext(SIZES.desktop);
   const page = await context.newPage();
-  await page.goto(`${server.url}/rules`);
+  await page.goto(`${site.server.url}/rules`);
   await page.waitForSelector('.diagram svg.board');
   // A colour of the theme as the browser resolves it.
   const colour = (name) => page.evaluate((n) => {

@@ -5,43 +5,29 @@
 // and the keyboard can use. White plays at a desktop in the light theme,
 // Black on a phone in the dark one, and a spectator watches.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, phoneContext, watchedPage, shot, waitText, waitMoves, createGame,
-  plainStep, tapPoint, pressJoin, waitLastTurn, arrowTo,
+  useSite, phoneContext, shot, waitText, waitMoves, createGame, plainStep, tapPoint, pressJoin,
+  waitLastTurn, arrowTo,
 } from './harness.js';
 
-let server;
-let browser;
+const site = useSite();
 let game;
 const people = {};
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
 async function open(name, link, context) {
-  const watched = await watchedPage(context, server.url);
-  const url = new URL(link);
-  await watched.page.goto(server.url + url.pathname + url.search);
-  people[name] = { context, ...watched };
+  people[name] = await site.open(link, { context });
   return people[name];
 }
 
-const desktop = (options = {}) => browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+const desktop = (options = {}) => site.browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
 
 // A new game whose friend joins through the API: White's page alone.
 async function gameForWhite(name) {
-  const created = await createGame(server.url, { first: 'me' });
+  const created = await createGame(site.server.url, { first: 'me' });
   const invite = new URL(created.invite_link).searchParams.get('invite');
-  const res = await fetch(`${server.url}/api/games/${created.game_id}/join`, {
+  const res = await fetch(`${site.server.url}/api/games/${created.game_id}/join`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ invite }),
   });
   assert.equal(res.status, 200);
@@ -74,9 +60,9 @@ function marks(sq) {
 }
 
 test('a capture fades its stones nearest first, and then every board marks the last turn', async () => {
-  game = await createGame(server.url, { first: 'me' });
+  game = await createGame(site.server.url, { first: 'me' });
   const white = await open('white', game.seat_link, await desktop());
-  const black = await open('black', game.invite_link, await phoneContext(browser, { colorScheme: 'dark' }));
+  const black = await open('black', game.invite_link, await phoneContext(site.browser, { colorScheme: 'dark' }));
   await pressJoin(black.page);
   await open('spectator', game.spectator_link, await desktop({ colorScheme: 'dark' }));
   await waitText(white.page, '#turn', /^Your turn$/);
@@ -100,7 +86,7 @@ test('a capture fades its stones nearest first, and then every board marks the l
 test('movable, selected, threatened and taken stones are marked by different shapes', async () => {
   const { page } = people.black;
   await waitText(page, '#turn', /^Your turn$/);
-  const step = await plainStep(server.url, game.game_id, (s) => s.captures.length > 0);
+  const step = await plainStep(site.server.url, game.game_id, (s) => s.captures.length > 0);
   const movable = await page.evaluate(marks, step.from);
   assert.ok(movable.ring > 0 && !movable.lifted && movable.cross === 0, `movable: ${JSON.stringify(movable)}`);
   await tapPoint(page, step.from);

@@ -3,28 +3,17 @@
 // a turn and the computer's reply, a takeback, a hint, a change of level;
 // then a game where the computer moves first, and the front page's list.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, phoneContext, watchedPage, shot, noSidewaysScroll, waitText,
-  tapPoint, boardRows, waitBoard, legalSteps, plainStep,
+  useSite, startServer, phoneContext, watchedPage, shot, noSidewaysScroll, waitText, tapPoint,
+  boardRows, waitBoard, legalSteps, plainStep,
 } from './harness.js';
 
-let server;
-let browser;
 let phone;
 let gameId;
-
-before(async () => {
-  server = await startServer(['--computer-step-delay', '0ms', '--computer-min-think', '0ms']);
-  browser = await launchBrowser();
-  const context = await phoneContext(browser);
-  phone = await watchedPage(context, server.url);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+const site = useSite(['--computer-step-delay', '0ms', '--computer-min-think', '0ms'], {
+  setUp: async () => { phone = await site.phone(); },
 });
 
 const moveCount = (page) => page.$$eval('#moves button.move', (bs) => bs.length);
@@ -39,7 +28,7 @@ async function waitMoveCount(page, n) {
 // Plays one whole turn by tapping: a step without a line to choose, and
 // End turn if the stone could capture again. The computer may have
 // replied by the time the move list is read.
-async function playTurn(page, url = server.url, id = gameId) {
+async function playTurn(page, url = site.server.url, id = gameId) {
   const before = await moveCount(page);
   const step = await plainStep(url, id);
   await tapPoint(page, step.from);
@@ -53,7 +42,7 @@ async function playTurn(page, url = server.url, id = gameId) {
 
 test('from the front page, level 1 and Play open the board at once, without an invitation', async () => {
   const { page } = phone;
-  await page.goto(server.url);
+  await page.goto(site.server.url);
   assert.equal(await page.isVisible('#computer-form'), false, 'the friend is offered first');
   await page.check('input[name=opponent][value=computer]');
   await page.waitForSelector('#computer-form:not([hidden])');
@@ -99,7 +88,7 @@ test('a hint marks a stone that can move and where it goes', async () => {
   await page.waitForSelector('svg.board .pt.hint-from', { timeout: 15_000 });
   const from = await page.getAttribute('svg.board .pt.hint-from', 'data-sq');
   const to = await page.getAttribute('svg.board .pt.hint-to', 'data-sq');
-  const steps = await legalSteps(server.url, gameId);
+  const steps = await legalSteps(site.server.url, gameId);
   assert.ok(steps.some((s) => s.from === from && s.to === to), `${from}-${to} is legal`);
   await waitText(page, '#hint', new RegExp(`^Hint: move the stone on ${from} to ${to}\\.$`));
   assert.match(await page.getAttribute(`[data-sq="${from}"]`, 'aria-label'), /hint: move this stone/);
@@ -120,7 +109,7 @@ test('a new level shows its name', async () => {
 
 test('when the computer moves first it plays at once, and the game is in the front page\'s list', async () => {
   const { page } = phone;
-  await page.goto(server.url);
+  await page.goto(site.server.url);
   assert.ok(await page.isVisible('#computer-form'), 'the last choice is offered again');
   assert.equal(await page.isChecked('input[name=level][value="1"]'), true, 'and its level');
   assert.match(await page.textContent('#games-list'), /against the computer, Club \(level\s3\)/);
@@ -158,7 +147,7 @@ test('after resigning, Play again starts the next game with the colours swapped'
 test('while the computer thinks, the page says so', async () => {
   const slow = await startServer(['--computer-step-delay', '0ms', '--computer-min-think', '3000ms']);
   try {
-    const context = await phoneContext(browser);
+    const context = await phoneContext(site.browser);
     const { page, errors } = await watchedPage(context, slow.url);
     await page.goto(slow.url);
     await page.check('input[name=opponent][value=computer]');

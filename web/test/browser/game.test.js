@@ -9,11 +9,11 @@
 //   4. a4-a3A       Black plays with the keyboard alone
 // then a reload, a server restart, resignation and a rematch.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, phoneContext, watchedPage, shot, noSidewaysScroll, waitText,
-  waitMoves, moveList, tapPoint, boardRows, waitBoard, waitLabel, pressJoin, arrowTo,
+  useSite, shot, noSidewaysScroll, waitText, waitMoves, moveList, tapPoint, boardRows, waitBoard,
+  waitLabel, pressJoin, arrowTo,
 } from './harness.js';
 
 const AFTER = [
@@ -24,25 +24,12 @@ const AFTER = [
   'BBBBBBBBB/.B.BBBBBB/BW..WBWBW/..WWWWWWW/.W.WWWWWW',
 ];
 
-let server;
-let browser;
+const site = useSite();
 const people = {};
 let gameUrl;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
 async function person(name) {
-  const context = await phoneContext(browser);
-  const watched = await watchedPage(context, server.url);
-  people[name] = { context, ...watched };
+  people[name] = await site.phone();
   return people[name];
 }
 
@@ -52,7 +39,7 @@ async function everyone(fn) {
 
 test('the creator picks who moves first; the friend opens the invitation and the creator\'s page turns into the game', async () => {
   const creator = await person('white');
-  await creator.page.goto(server.url);
+  await creator.page.goto(site.server.url);
   await creator.page.check('input[name=first][value=me]');
   await creator.page.click('#start');
   await creator.page.waitForSelector('#invite:not([hidden])');
@@ -191,12 +178,12 @@ test('the move list can be browsed from the start while the game goes on', async
 });
 
 test('a dropped connection shows reconnecting and recovers by itself', async () => {
-  await server.stop();
+  await site.server.stop();
   await everyone((p) => waitText(p, '#turn', /Reconnecting…/));
   await people.white.page.waitForFunction(() => document.querySelectorAll('.pt.movable').length === 0);
   assert.equal(await people.white.page.textContent('#hint'), '', 'no invitation to move while offline');
   await shot(people.white.page, '06-reconnecting');
-  await server.restart();
+  await site.server.restart();
   await waitText(people.white.page, '#turn', /^Your turn$/, 20_000);
   await waitText(people.black.page, '#turn', /^Your friend’s turn$/, 20_000);
   await waitText(people.spectator.page, '#turn', /^White to move$/, 20_000);

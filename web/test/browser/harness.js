@@ -2,7 +2,7 @@
 // that `cargo build -p fanorona-server` or `cargo test --workspace`
 // leaves in target/), started on a free port with a temporary database,
 // Debian's Chromium, and small helpers that wait on the page, never on
-// the clock.
+// the clock. A test file sets the server and the browser up with `useSite`.
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import { readPage, pageGroups } from '../pages.js';
 import { CATALOGS, LANGS } from '../catalogs.js';
@@ -187,6 +188,61 @@ export function launchBrowser() {
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   });
+}
+
+/**
+ * What every browser test file sets up: before its tests, the game server
+ * (started with `args`), any other servers it names in `servers` (each
+ * with its own flags), Chromium, then whatever `setUp` adds; after them,
+ * all closed again, then `tearDown`. The fields of the site it returns
+ * are set when the tests run: `server`, `browser`, and each of `servers`
+ * by its name. (A file's own `before` would not wait for these: at the
+ * top of a file, node's test runner starts each hook as it is declared.)
+ * @param {string[]} [args] the server's flags
+ * @param {{servers?: Record<string, string[]>, setUp?: Function, tearDown?: Function}} [more]
+ */
+export function useSite(args = [], { servers = {}, setUp, tearDown } = {}) {
+  const site = {
+    /** @type {Awaited<ReturnType<typeof startServer>>} */
+    server: null,
+    /** @type {import('playwright-core').Browser} */
+    browser: null,
+    /** `link`, as the server wrote it, on the test server. */
+    local: (link) => onServer(site.server.url, link),
+    /**
+     * A watched page (see `watchedPage`) of the test server in `context`.
+     * @param {import('playwright-core').BrowserContext} context
+     */
+    watch: async (context) => ({ context, ...(await watchedPage(context, site.server.url)) }),
+    /** A watched page in a new phone-sized context (see `phoneContext`). */
+    phone: async (options = {}) => site.watch(await phoneContext(site.browser, options)),
+    /**
+     * A watched page that has opened `link` (a path, or a link the server
+     * wrote), in `context` or else a new phone-sized one; `init` runs in
+     * the page before its scripts.
+     * @param {string} link
+     * @param {{context?: import('playwright-core').BrowserContext, init?: Function}} [options]
+     */
+    open: async (link, { context, init } = {}) => {
+      const watched = context ? await site.watch(context) : await site.phone();
+      if (init) await watched.page.addInitScript(init);
+      await watched.page.goto(link.startsWith('/') ? site.server.url + link : site.local(link));
+      return watched;
+    },
+  };
+  before(async () => {
+    site.server = await startServer(args);
+    for (const [name, flags] of Object.entries(servers)) site[name] = await startServer(flags);
+    site.browser = await launchBrowser();
+    await setUp?.(site);
+  });
+  after(async () => {
+    await site.browser?.close();
+    await site.server?.close();
+    for (const name of Object.keys(servers)) await site[name]?.close();
+    await tearDown?.(site);
+  });
+  return site;
 }
 
 /** A phone-sized browser context: 360 px wide, touch. */

@@ -5,33 +5,18 @@
 // arrives; and the front page lists this browser's games, whatever its
 // storage holds.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, phoneContext, watchedPage, shot, noSidewaysScroll, waitText,
-  waitMoves, tapPoint, createGame, plainStep, pressJoin,
+  useSite, shot, noSidewaysScroll, waitText, waitMoves, tapPoint, createGame, plainStep, pressJoin,
 } from './harness.js';
 
-let server;
-let browser;
+const site = useSite();
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function person(options) {
-  const context = await phoneContext(browser, options);
-  return { context, ...(await watchedPage(context, server.url)) };
-}
+const person = (options) => site.phone(options);
 
 async function joined(id) {
-  const res = await fetch(`${server.url}/api/games/${id}`);
+  const res = await fetch(`${site.server.url}/api/games/${id}`);
   const { players } = await res.json();
   return { white: players.white.joined, black: players.black.joined };
 }
@@ -39,7 +24,7 @@ async function joined(id) {
 const notation = (s) => `${s.from}-${s.to}${s.kind === 'approach' ? 'A' : s.kind === 'withdrawal' ? 'W' : ''}`;
 
 test('a link preview takes no seat; the friend joins by the button and plays', async () => {
-  const created = await createGame(server.url, { first: 'me' });
+  const created = await createGame(site.server.url, { first: 'me' });
   const id = created.game_id;
   for (const agent of ['Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)', 'WhatsApp/2.23.20.0']) {
     for (const method of ['HEAD', 'GET']) {
@@ -69,14 +54,14 @@ test('a link preview takes no seat; the friend joins by the button and plays', a
   await noSidewaysScroll(friend.page);
   await shot(friend.page, 'invitation-360', { fullPage: true });
   await pressJoin(friend.page);
-  assert.equal(friend.page.url(), `${server.url}/g/${id}`, 'the token left the address');
+  assert.equal(friend.page.url(), `${site.server.url}/g/${id}`, 'the token left the address');
   await waitText(friend.page, '#player-bottom .who', /Black · you/);
   await waitText(friend.page, '#turn', /^Your friend’s turn$/);
   assert.deepEqual(await joined(id), { white: true, black: true });
 
   await waitText(white.page, '#turn', /^Your turn$/);
   assert.equal(await white.page.isHidden('#invite'), true, 'the invitation goes once the friend is here');
-  const step = await plainStep(server.url, id);
+  const step = await plainStep(site.server.url, id);
   await tapPoint(white.page, step.from);
   await tapPoint(white.page, step.to);
   if (step.kind !== 'paika') {
@@ -92,7 +77,7 @@ test('a link preview takes no seat; the friend joins by the button and plays', a
 });
 
 test('a join whose answer is lost is pressed again and keeps the same seat', async () => {
-  const created = await createGame(server.url, { first: 'friend' });
+  const created = await createGame(site.server.url, { first: 'friend' });
   const id = created.game_id;
   const friend = await person();
   // The first answer never reaches the page: the server has seated the
@@ -134,7 +119,7 @@ test('a join whose answer is lost is pressed again and keeps the same seat', asy
     assert.equal(answer.seat, secret, 'the seat the page holds');
   }
   // Another browser's key only watches.
-  const other = await fetch(`${server.url}/api/games/${id}/join`, {
+  const other = await fetch(`${site.server.url}/api/games/${id}/join`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ invite: token, key: 'x'.repeat(22) }),
   });
   assert.equal((await other.json()).role, 'spectator');
@@ -152,14 +137,14 @@ test('the creator waiting on the board sees the invitation and cannot play until
       value: { writeText: async (text) => { window.copiedText = text; } },
     });
   });
-  await page.goto(server.url);
+  await page.goto(site.server.url);
   await page.check('input[name=first][value=me]');
   await page.click('#start');
   await page.waitForSelector('#invite:not([hidden])');
   const invite = await page.inputValue('#invite-link');
   const id = new URL(invite).pathname.split('/').pop();
   await page.click('#to-board');
-  await page.waitForURL(`${server.url}/g/${id}`);
+  await page.waitForURL(`${site.server.url}/g/${id}`);
 
   await waitText(page, '#waiting-friend', /^Waiting for your friend to join$/);
   assert.equal(await page.getAttribute('#waiting-friend', 'role'), 'status');
@@ -191,11 +176,11 @@ test('the creator waiting on the board sees the invitation and cannot play until
 
   // The front page lists both of this browser's games, newest first: a
   // new one still waiting, and the one being played.
-  await page.goto(server.url);
+  await page.goto(site.server.url);
   await page.click('#start');
   await page.waitForSelector('#invite:not([hidden])');
   const second = new URL(await page.inputValue('#invite-link')).pathname.split('/').pop();
-  await page.goto(server.url);
+  await page.goto(site.server.url);
   await page.waitForSelector('#my-games:not([hidden])');
   const items = await page.$$eval('#games-list li', (lis) => lis.map((li) => ({
     href: li.querySelector('a').getAttribute('href'), text: li.textContent,
@@ -216,7 +201,7 @@ test('the creator waiting on the board sees the invitation and cannot play until
     second, { timeout: 10_000 });
   assert.match(await page.inputValue('#invite-link'), new RegExp(`/g/${second}\\?invite=`));
   // An entry can be removed.
-  await page.goto(server.url);
+  await page.goto(site.server.url);
   await page.click(`#games-list button.remove[data-game="${second}"]`);
   assert.deepEqual(await page.$$eval('#games-list a', (as) => as.map((a) => a.getAttribute('href'))), [`/g/${id}`]);
   await page.reload();
@@ -226,7 +211,7 @@ test('the creator waiting on the board sees the invitation and cannot play until
 });
 
 test('the front page and the board survive garbage in localStorage', async () => {
-  const created = await createGame(server.url, { first: 'me' });
+  const created = await createGame(site.server.url, { first: 'me' });
   const good = { id: created.game_id, color: 'white', joined: false, lastActive: Date.now(), invite: created.invite_link };
   const garbage = [
     '{', 'null', '42', '"text"', '{"a":1}', '[1,2,3]', '[null,{}]',
@@ -234,7 +219,7 @@ test('the front page and the board survive garbage in localStorage', async () =>
     JSON.stringify([{ ...good, lastActive: 1e300 }, { ...good, color: 'green' }]),
   ];
   const { context, page, errors } = await person();
-  await page.goto(server.url);
+  await page.goto(site.server.url);
   for (const value of garbage) {
     await page.evaluate((v) => localStorage.setItem('fanorona.games', v), value);
     await page.reload();

@@ -11,35 +11,24 @@
 // friend on their invitation; the creator's invitation link and what it
 // shows open in the creator's language.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, watchedPage, waitText, tapPoint, createGame, pressJoin, noSidewaysScroll,
-  CHAIN, onServer,
+  useSite, waitText, tapPoint, createGame, pressJoin, noSidewaysScroll, CHAIN,
 } from './harness.js';
 import { audit } from './axe.js';
 import { CATALOGS, LANGS, translatorFor } from '../catalogs.js';
 
 const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
 
-let server;
-let expiring;
-let browser;
+const site = useSite(['--allow-custom-start', '--computer-step-delay', '0ms', '--computer-min-think', '0ms'], {
+  // Invitations here expire at once: its game links lead to the page that
+  // explains an expired invitation.
+  servers: { expiring: ['--invite-ttl', '0s'] },
+});
 const visited = {};
 
-before(async () => {
-  server = await startServer(['--allow-custom-start', '--computer-step-delay', '0ms', '--computer-min-think', '0ms']);
-  expiring = await startServer(['--invite-ttl', '0s']);
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  await expiring?.close();
-});
-
-const local = (link) => onServer(server.url, link);
+const { local } = site;
 const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Every text of a catalog, plural forms included. */
@@ -113,8 +102,8 @@ for (const lang of LANGS) {
     const tr = translatorFor(lang);
     const said = (key, params) => new RegExp(`^${escapeRe(tr(key, params))}$`);
     const pieces = lang === 'en' ? [] : englishPieces(lang);
-    const context = await browser.newContext(PHONE);
-    const { page, errors, outside } = await watchedPage(context, server.url);
+    const context = await site.browser.newContext(PHONE);
+    const { page, errors, outside } = await site.watch(context);
     visited[lang] = 0;
     const check = (what) => t.test(what, async () => {
       visited[lang] += 1;
@@ -129,7 +118,7 @@ for (const lang of LANGS) {
     });
 
     // The first page names the language; the others follow the remembered choice.
-    await page.goto(`${server.url}/?lang=${lang}`);
+    await page.goto(`${site.server.url}/?lang=${lang}`);
     await page.waitForSelector('.picture svg.board');
     await check('front page');
     await page.check('input[name=opponent][value=computer]');
@@ -147,7 +136,7 @@ for (const lang of LANGS) {
     await check('game page, the creator waiting');
     const id = new URL(page.url()).pathname.split('/').pop();
     const invite = new URL(link).searchParams.get('invite');
-    const join = await fetch(`${server.url}/api/games/${id}/join`, {
+    const join = await fetch(`${site.server.url}/api/games/${id}/join`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ invite }),
     });
     assert.equal(join.status, 200);
@@ -159,7 +148,7 @@ for (const lang of LANGS) {
     await page.waitForSelector('.pt.choice');
     await check('game page, choosing a line');
 
-    const friendGame = await createGame(server.url, { first: 'me' });
+    const friendGame = await createGame(site.server.url, { first: 'me' });
     await page.goto(local(friendGame.invite_link));
     await page.waitForSelector('#join');
     await check('invitation page');
@@ -167,8 +156,8 @@ for (const lang of LANGS) {
     await waitText(page, '#turn', said('game.theirTurn'));
     await check('game page, waiting for the first move');
 
-    const chain = await createGame(server.url, { first: 'me', position: CHAIN });
-    const chainJoin = await fetch(`${server.url}/api/games/${chain.game_id}/join`, {
+    const chain = await createGame(site.server.url, { first: 'me', position: CHAIN });
+    const chainJoin = await fetch(`${site.server.url}/api/games/${chain.game_id}/join`, {
       method: 'POST', headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ invite: new URL(chain.invite_link).searchParams.get('invite') }),
     });
@@ -186,19 +175,19 @@ for (const lang of LANGS) {
     await waitText(page, '#result .result-title', said('result.they'));
     await check('game page, finished by resignation');
 
-    const watched = await createGame(server.url, { first: 'me' });
+    const watched = await createGame(site.server.url, { first: 'me' });
     await page.goto(local(watched.spectator_link));
     await page.waitForSelector('#turn');
     await check('game page, watching');
 
     // The longest of the computer's names, in every language.
-    const computer = await createGame(server.url, { opponent: 'computer', level: 6, first: 'me' });
+    const computer = await createGame(site.server.url, { opponent: 'computer', level: 6, first: 'me' });
     await page.goto(local(computer.seat_link));
     await waitText(page, '#turn', said('game.yourTurn'));
     await page.waitForSelector('#computer-actions:not([hidden])');
     await check('game page against the computer');
 
-    await page.goto(`${server.url}/rules`);
+    await page.goto(`${site.server.url}/rules`);
     await page.waitForSelector('.diagram svg.board');
     await page.waitForFunction(() => [...document.querySelectorAll('.try-says')].every((p) => p.textContent));
     const tryTap = async (which, sq) => {
@@ -210,20 +199,20 @@ for (const lang of LANGS) {
     for (const sq of ['b1', 'c1']) await tryTap('approach', sq);
     await page.waitForSelector('#try-both .try-choices:not([hidden])');
     await check('rules page, its boards played');
-    await page.goto(`${server.url}/which-rules`);
+    await page.goto(`${site.server.url}/which-rules`);
     await page.waitForSelector('h1');
     await check('which rules page');
-    const missing = await page.goto(`${server.url}/g/NoSuchGame`);
+    const missing = await page.goto(`${site.server.url}/g/NoSuchGame`);
     assert.equal(missing.status(), 404);
     await check('unknown game link');
-    const stale = await createGame(expiring.url, { first: 'me' });
+    const stale = await createGame(site.expiring.url, { first: 'me' });
     const gone = await page.goto(`${stale.invite_link}&lang=${lang}`);
     assert.equal(gone.status(), 410);
     await check('expired invitation');
 
     const expected = /Failed to load resource: the server responded with a status of 4(04|10)/;
     assert.deepEqual(errors.filter((e) => !expected.test(e)), []);
-    assert.deepEqual(outside.filter((u) => !u.startsWith(expiring.url)), []);
+    assert.deepEqual(outside.filter((u) => !u.startsWith(site.expiring.url)), []);
     await context.close();
   });
 }
@@ -235,17 +224,17 @@ test('every state was checked in every language', () => {
 test('the switcher keeps a player in their game and seat, and a friend on their invitation', async () => {
   const mg = translatorFor('mg');
   const fr = translatorFor('fr');
-  const context = await browser.newContext(PHONE);
+  const context = await site.browser.newContext(PHONE);
   const page = await context.newPage();
   // The creator, in Malagasy.
-  await page.goto(`${server.url}/?lang=mg`);
+  await page.goto(`${site.server.url}/?lang=mg`);
   await page.click('#start');
   await page.waitForSelector('#invite:not([hidden])');
   const link = await page.inputValue('#invite-link');
   assert.match(await page.textContent('#copy'), new RegExp(`^${escapeRe(mg('home.copy'))}$`));
 
   // The friend opens the Malagasy link in a browser set to English.
-  const friendContext = await browser.newContext({ ...PHONE, locale: 'en-GB' });
+  const friendContext = await site.browser.newContext({ ...PHONE, locale: 'en-GB' });
   const friend = await friendContext.newPage();
   await friend.goto(local(link));
   await friend.waitForSelector('#join');
@@ -274,7 +263,7 @@ test('the switcher keeps a player in their game and seat, and a friend on their 
   await tapPoint(page, 'e3');
   await waitText(friend, '#turn', new RegExp(`^${escapeRe(fr('game.yourTurn'))}$`));
   // The choice is remembered: the front page now opens in French.
-  await page.goto(server.url);
+  await page.goto(site.server.url);
   assert.equal(await page.getAttribute('html', 'lang'), 'fr');
   await context.close();
   await friendContext.close();

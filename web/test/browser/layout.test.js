@@ -7,31 +7,19 @@
 // page scrolls sideways; every text takes its size from the type scale
 // and its face from the system's own fonts, with no font file loaded.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, phoneContext, watchedPage, shot, noSidewaysScroll, waitText,
-  createGame, pressJoin, onServer,
+  useSite, phoneContext, shot, noSidewaysScroll, waitText, createGame, pressJoin,
 } from './harness.js';
 import { translatorFor } from '../catalogs.js';
 
 const t = translatorFor('en');
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 const DESKTOPS = [[1280, 800], [1920, 1080]];
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
-const local = (link) => onServer(server.url, link);
+const { local } = site;
 
 /** The box of `selector` on the screen, rounded to whole pixels. */
 async function box(page, selector) {
@@ -53,10 +41,10 @@ async function inFirstScreen(page, selector) {
 
 /** A game between two people, both seated: the creator's page on `options`. */
 async function playing(options) {
-  const created = await createGame(server.url, { first: 'me' });
-  const context = await browser.newContext(options);
-  const watched = await watchedPage(context, server.url);
-  const friend = await phoneContext(browser);
+  const created = await createGame(site.server.url, { first: 'me' });
+  const context = await site.browser.newContext(options);
+  const watched = await site.watch(context);
+  const friend = await phoneContext(site.browser);
   const friendPage = await friend.newPage();
   await friendPage.goto(local(created.invite_link));
   await pressJoin(friendPage);
@@ -67,9 +55,9 @@ async function playing(options) {
 
 for (const [width, height] of DESKTOPS) {
   test(`at ${width}x${height} the front page sets its pitch and choices beside the board, all in the first screen`, async () => {
-    const context = await browser.newContext({ viewport: { width, height } });
-    const { page, errors } = await watchedPage(context, server.url);
-    await page.goto(server.url);
+    const context = await site.browser.newContext({ viewport: { width, height } });
+    const { page, errors } = await site.watch(context);
+    await page.goto(site.server.url);
     await page.waitForSelector('.picture svg.board');
     assert.equal((await page.textContent('.pitch')).trim(), t('home.pitch'));
     const pitch = await box(page, '.pitch');
@@ -131,9 +119,9 @@ test('on a window wider than high the game page\'s board is as high as the windo
 });
 
 test('on a 390x844 phone the creator sees the whole link, Copy and "Waiting for your friend…" without scrolling', async () => {
-  const context = await browser.newContext(PHONE);
-  const { page, errors } = await watchedPage(context, server.url);
-  await page.goto(server.url);
+  const context = await site.browser.newContext(PHONE);
+  const { page, errors } = await site.watch(context);
+  await page.goto(site.server.url);
   await page.click('#start');
   await page.waitForSelector('#qr path');
   // The button was low on the page: scrolling it into view to press it
@@ -175,24 +163,23 @@ test('the game page\'s board takes the width of a phone', async () => {
 });
 
 test('no page scrolls sideways at 360 px', async () => {
-  const created = await createGame(server.url, { first: 'me' });
-  const context = await phoneContext(browser);
-  const { page, errors } = await watchedPage(context, server.url);
+  const created = await createGame(site.server.url, { first: 'me' });
+  const { context, page, errors } = await site.phone();
   const pages = [
     ['front page', '/', '.picture svg.board'],
     ['rules', '/rules', 'svg.board'],
     ['which rules', '/which-rules', 'h1'],
-    ['friend\'s invitation', local(created.invite_link).slice(server.url.length), '#join'],
-    ['board waiting for the friend', local(created.seat_link).slice(server.url.length), '#waiting-friend:not([hidden])'],
+    ['friend\'s invitation', local(created.invite_link).slice(site.server.url.length), '#join'],
+    ['board waiting for the friend', local(created.seat_link).slice(site.server.url.length), '#waiting-friend:not([hidden])'],
     ['unknown game', '/g/AAAAAAAAAA', 'h1'],
     ['missing page', '/nowhere', 'h1'],
   ];
   for (const [name, path, ready] of pages) {
-    await page.goto(server.url + path);
+    await page.goto(site.server.url + path);
     await page.waitForSelector(ready);
     await noSidewaysScroll(page).catch((e) => { throw new Error(`${name}: ${e.message}`); });
   }
-  await page.goto(server.url);
+  await page.goto(site.server.url);
   await page.click('text=Play the computer');
   await page.waitForSelector('#computer-form:not([hidden])');
   await noSidewaysScroll(page);
@@ -237,16 +224,16 @@ function textSizes() {
 }
 
 test('every text takes its size from the type scale and its face from the system, with no font file loaded', async () => {
-  const created = await createGame(server.url, { first: 'me' });
+  const created = await createGame(site.server.url, { first: 'me' });
   for (const options of [{ viewport: { width: 1280, height: 800 } }, PHONE, { viewport: { width: 1920, height: 1080 } }]) {
-    const context = await browser.newContext(options);
-    const { page } = await watchedPage(context, server.url);
+    const context = await site.browser.newContext(options);
+    const { page } = await site.watch(context);
     const fonts = [];
     page.on('request', (r) => { if (r.resourceType() === 'font') fonts.push(r.url()); });
     for (const [path, ready] of [['/', '.picture svg.board'], ['/rules', 'svg.board'], ['/which-rules', 'h1'],
-      [local(created.invite_link).slice(server.url.length), '#join'],
-      [local(created.seat_link).slice(server.url.length), '#waiting-friend:not([hidden])']]) {
-      await page.goto(server.url + path);
+      [local(created.invite_link).slice(site.server.url.length), '#join'],
+      [local(created.seat_link).slice(site.server.url.length), '#waiting-friend:not([hidden])']]) {
+      await page.goto(site.server.url + path);
       await page.waitForSelector(ready);
       const { steps, off, family } = await page.evaluate(textSizes);
       assert.deepEqual(off, [], `${path} at ${options.viewport.width} px: sizes off the scale ${JSON.stringify(steps)}`);

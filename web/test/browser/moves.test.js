@@ -4,46 +4,32 @@
 // motion watches. Then a game from a set-up position near the 50-turn
 // draw shows the quiet-turn counter turning prominent.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, phoneContext, watchedPage, shot, waitText, waitMoves, createGame,
-  plainStep, pointCentre, tapPoint, pressJoin, waitLastTurn,
+  useSite, phoneContext, shot, waitText, waitMoves, createGame, plainStep, pointCentre, tapPoint,
+  pressJoin, waitLastTurn,
 } from './harness.js';
 
-let server;
-let browser;
+const site = useSite(['--allow-custom-start']);
 let game;
 const people = {};
 
-before(async () => {
-  server = await startServer(['--allow-custom-start']);
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
 async function open(name, link, context) {
-  const watched = await watchedPage(context, server.url);
-  const url = new URL(link);
-  await watched.page.goto(server.url + url.pathname + url.search);
-  people[name] = { context, ...watched };
+  people[name] = await site.open(link, { context });
   return people[name];
 }
 
-const desktop = () => browser.newContext({ viewport: { width: 1280, height: 800 } });
+const desktop = () => site.browser.newContext({ viewport: { width: 1280, height: 800 } });
 
 test('White drags a stone with the mouse at a desktop; the destination previews its capture', async () => {
-  game = await createGame(server.url, { first: 'me' });
+  game = await createGame(site.server.url, { first: 'me' });
   const white = await open('white', game.seat_link, await desktop());
-  const black = await open('black', game.invite_link, await phoneContext(browser));
+  const black = await open('black', game.invite_link, await phoneContext(site.browser));
   await pressJoin(black.page);
   await waitText(white.page, '#turn', /^Your turn$/);
   await waitText(black.page, '#turn', /^Your friend’s turn$/);
-  const watcher = await phoneContext(browser);
+  const watcher = await phoneContext(site.browser);
   const spectator = await open('spectator', game.spectator_link, watcher);
   await spectator.page.emulateMedia({ reducedMotion: 'reduce' });
   await waitText(spectator.page, '#turn', /^White to move$/);
@@ -93,7 +79,7 @@ test('Black drags a stone by touch on a phone, and the page does not scroll inst
   const { page } = people.black;
   await waitText(page, '#turn', /^Your turn$/);
   // A step along the screen's vertical, the direction a finger would scroll.
-  const step = await plainStep(server.url, game.game_id, (s) => s.from[0] === s.to[0]);
+  const step = await plainStep(site.server.url, game.game_id, (s) => s.from[0] === s.to[0]);
   const a = await pointCentre(page, step.from);
   const b = await pointCentre(page, step.to);
   const scrolled = await page.evaluate(() => window.scrollY);
@@ -122,9 +108,9 @@ test('Black drags a stone by touch on a phone, and the page does not scroll inst
 });
 
 test('the quiet-turn counter turns prominent at 40 turns without a capture', async () => {
-  const quiet = await createGame(server.url, { first: 'me', position: 'W......../........./........./........./........B w 39' });
-  const white = await open('quiet-white', quiet.seat_link, await phoneContext(browser));
-  const black = await open('quiet-black', quiet.invite_link, await phoneContext(browser));
+  const quiet = await createGame(site.server.url, { first: 'me', position: 'W......../........./........./........./........B w 39' });
+  const white = await open('quiet-white', quiet.seat_link, await phoneContext(site.browser));
+  const black = await open('quiet-black', quiet.invite_link, await phoneContext(site.browser));
   await pressJoin(black.page);
   await waitText(white.page, '#quiet', /^39 turns without a capture$/);
   const look = (page) => page.evaluate(() => {

@@ -3,28 +3,16 @@
 // starts through a spy on AudioContext put in place before the page's own
 // scripts run.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, phoneContext, watchedPage, shot, waitText, waitMoves, createGame,
-  plainStep, tapPoint, pressJoin,
+  useSite, shot, waitText, waitMoves, createGame, plainStep, tapPoint, pressJoin,
 } from './harness.js';
 
-let server;
-let browser;
+const site = useSite();
 let game;
 const people = {};
 const played = [];
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 // Runs in the page before its scripts: every oscillator started is a
 // sound played, counted in window.soundsPlayed.
@@ -46,19 +34,14 @@ function spyOnAudio() {
 }
 
 async function open(name, link) {
-  const context = await phoneContext(browser);
-  const watched = await watchedPage(context, server.url);
-  await watched.page.addInitScript(spyOnAudio);
-  const url = new URL(link);
-  await watched.page.goto(server.url + url.pathname + url.search);
-  people[name] = { context, ...watched };
+  people[name] = await site.open(link, { init: spyOnAudio });
   return people[name];
 }
 
 const sounds = (page) => page.evaluate(() => window.soundsPlayed);
 
 async function play(page) {
-  const step = await plainStep(server.url, game.game_id);
+  const step = await plainStep(site.server.url, game.game_id);
   const notation = `${step.from}-${step.to}${step.kind === 'approach' ? 'A' : step.kind === 'withdrawal' ? 'W' : ''}`;
   await waitText(page, '#turn', /^Your turn$/);
   await tapPoint(page, step.from);
@@ -70,7 +53,7 @@ async function play(page) {
 }
 
 test('a move sounds on both players\' pages while the sound is on', async () => {
-  game = await createGame(server.url, { first: 'me' });
+  game = await createGame(site.server.url, { first: 'me' });
   const white = await open('white', game.seat_link);
   const black = await open('black', game.invite_link);
   await pressJoin(black.page);

@@ -4,34 +4,23 @@
 // page's next tries are held, as a server whose database is down refuses
 // them, until the test lets them through to the real server again.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, phoneContext, watchedPage, waitText, createGame, onServer,
+  useSite, waitText, createGame,
 } from './harness.js';
 import { CATALOGS, LANGS } from '../catalogs.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 /** A pattern matching exactly `text`. */
 const exactly = (text) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 
 /** A game between friends, both seated, with White to move. */
 async function seatedGame() {
-  const created = await createGame(server.url, { first: 'me' });
+  const created = await createGame(site.server.url, { first: 'me' });
   const invite = new URL(created.invite_link).searchParams.get('invite');
-  const res = await fetch(`${server.url}/api/games/${created.game_id}/join`, {
+  const res = await fetch(`${site.server.url}/api/games/${created.game_id}/join`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ invite }),
   });
   assert.equal(res.status, 200);
@@ -41,8 +30,7 @@ async function seatedGame() {
 for (const lang of LANGS) {
   test(`a socket closed for an unavailable database says so in ${lang} and comes back by itself`, async () => {
     const words = CATALOGS[lang];
-    const context = await phoneContext(browser);
-    const { page, errors } = await watchedPage(context, server.url);
+    const { context, page, errors } = await site.phone();
     let down = false;
     let socket = null;
     let release = null;
@@ -57,7 +45,7 @@ for (const lang of LANGS) {
       ws.connectToServer();
     });
     const game = await seatedGame();
-    await page.goto(`${onServer(server.url, game.seat_link)}&lang=${lang}`);
+    await page.goto(`${site.local(game.seat_link)}&lang=${lang}`);
     await waitText(page, '#turn', exactly(words['game.yourTurn']));
 
     down = true;

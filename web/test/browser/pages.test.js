@@ -4,32 +4,20 @@
 // itself; and a player whose friend has left may claim the win once the
 // server says so.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, phoneContext, watchedPage, shot, noSidewaysScroll, waitText,
-  tapPoint, waitMoves, waitBoard, createGame, contrastRatio, pressJoin,
+  useSite, shot, noSidewaysScroll, waitText, tapPoint, waitMoves, waitBoard, createGame,
+  contrastRatio, pressJoin,
 } from './harness.js';
 
-let server;
-let browser;
-
-before(async () => {
-  // A short abandonment delay, so that a claim can be tested quickly.
-  server = await startServer(['--abandon-after', '1s']);
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+// A short abandonment delay, so that a claim can be tested quickly.
+const site = useSite(['--abandon-after', '1s']);
 
 async function open(path, options) {
-  const context = await phoneContext(browser, options);
-  const watched = await watchedPage(context, server.url);
-  const response = await watched.page.goto(server.url + path);
-  return { context, response, ...watched };
+  const watched = await site.phone(options);
+  const response = await watched.page.goto(site.server.url + path);
+  return { response, ...watched };
 }
 
 for (const [path, heading, boards] of [
@@ -92,9 +80,8 @@ test('an unknown game link shows a friendly page with a way to a new game', asyn
 });
 
 test('the game page marks its first drawn board once, and its files come compressed', async () => {
-  const created = await createGame(server.url, { first: 'me' });
-  const context = await phoneContext(browser);
-  const { page, errors } = await watchedPage(context, server.url);
+  const created = await createGame(site.server.url, { first: 'me' });
+  const { context, page, errors } = await site.phone();
   const codings = new Map();
   page.on('response', (r) => {
     if (r.status() === 200) codings.set(new URL(r.url()).pathname, r.headers()['content-encoding']);
@@ -121,7 +108,7 @@ test('the game page marks its first drawn board once, and its files come compres
 });
 
 test('the creator may claim the win when the server says the friend has gone', async () => {
-  const res = await fetch(`${server.url}/api/games`, {
+  const res = await fetch(`${site.server.url}/api/games`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"first": "me"}',
   });
   const created = await res.json();
@@ -149,11 +136,11 @@ test('the creator may claim the win when the server says the friend has gone', a
 
 // A game between a desktop and a phone, for the desktop's layout.
 async function desktopGame(colorScheme) {
-  const created = await createGame(server.url, { first: 'me' });
+  const created = await createGame(site.server.url, { first: 'me' });
   const path = (link) => new URL(link).pathname + new URL(link).search;
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme });
-  const watched = await watchedPage(context, server.url);
-  await watched.page.goto(server.url + path(created.seat_link));
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme });
+  const watched = await site.watch(context);
+  await watched.page.goto(site.server.url + path(created.seat_link));
   const friend = await open(path(created.invite_link));
   await pressJoin(friend.page);
   await waitText(watched.page, '#turn', /^Your turn$/);

@@ -7,54 +7,46 @@
 // page after a game between friends, straight into a game at the same
 // level against the computer.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  startServer, launchBrowser, phoneContext, watchedPage, waitText, waitMoves, moveList, createGame,
-  plainStep, tapPoint, waitBoard, pressJoin, cliBinary, noSidewaysScroll, shot,
+  useSite, waitText, waitMoves, moveList, createGame, plainStep, tapPoint, waitBoard, pressJoin,
+  cliBinary, noSidewaysScroll, shot,
 } from './harness.js';
 
-let server;
-let browser;
 let cli;
 let dir;
 let game;
 const people = {};
-
-before(async () => {
-  cli = cliBinary();
-  dir = mkdtempSync(join(tmpdir(), 'fanorona-records-'));
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+const site = useSite([], {
+  setUp: () => {
+    cli = cliBinary();
+    dir = mkdtempSync(join(tmpdir(), 'fanorona-records-'));
+  },
+  tearDown: () => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  },
 });
 
 async function open(name, path) {
-  const context = await phoneContext(browser);
-  const watched = await watchedPage(context, server.url);
   // The system clipboard is shared with whatever else runs: record what
   // the page copies instead.
-  await watched.page.addInitScript(() => {
-    Object.defineProperty(navigator, 'clipboard', {
-      value: { writeText: async (text) => { window.copiedText = text; } },
-    });
+  people[name] = await site.open(path, {
+    init: () => {
+      Object.defineProperty(navigator, 'clipboard', {
+        value: { writeText: async (text) => { window.copiedText = text; } },
+      });
+    },
   });
-  await watched.page.goto(server.url + path);
-  people[name] = { context, ...watched };
   return people[name];
 }
 
 async function state(id = game.game_id) {
-  const res = await fetch(`${server.url}/api/games/${id}`);
+  const res = await fetch(`${site.server.url}/api/games/${id}`);
   assert.equal(res.status, 200);
   return res.json();
 }
@@ -65,7 +57,7 @@ async function playTurn() {
   const { page } = people[now.side_to_move];
   const before = now.moves.length;
   await waitMoves(page, now.moves);
-  const step = await plainStep(server.url, game.game_id);
+  const step = await plainStep(site.server.url, game.game_id);
   await tapPoint(page, step.from);
   await tapPoint(page, step.to);
   const grown = (n) => document.querySelectorAll('#moves button.move').length > n;
@@ -92,7 +84,7 @@ async function download(page, name) {
 }
 
 test('a running game\'s record downloads from a player\'s page and replays to the board\'s position', async () => {
-  game = await createGame(server.url, { first: 'me' });
+  game = await createGame(site.server.url, { first: 'me' });
   await open('white', new URL(game.seat_link).pathname + new URL(game.seat_link).search);
   const friend = await open('black', new URL(game.invite_link).pathname + new URL(game.invite_link).search);
   await pressJoin(friend.page);
@@ -179,14 +171,13 @@ test('a player of a finished game sees New game beside Rematch; between friends 
   await page.waitForSelector('#new-game:not([hidden])');
   const order = await page.$$eval('.game-actions > :not([hidden])', (nodes) => nodes.map((n) => n.id));
   assert.equal(order.indexOf('new-game'), order.indexOf('rematch') + 1, `${order}`);
-  await Promise.all([page.waitForURL(`${server.url}/`), page.click('#new-game')]);
+  await Promise.all([page.waitForURL(`${site.server.url}/`), page.click('#new-game')]);
   await page.waitForSelector('#start-form', { state: 'attached' });
 });
 
 test('against the computer, New game starts a game at the same level with the same colour', async () => {
-  const context = await phoneContext(browser);
-  const { page, errors } = await watchedPage(context, server.url);
-  await page.goto(server.url);
+  const { context, page, errors } = await site.phone();
+  await page.goto(site.server.url);
   // Created from the page, so that the seat cookie is this browser's.
   const created = await page.evaluate(async () => {
     const res = await fetch('/api/games', {
@@ -197,7 +188,7 @@ test('against the computer, New game starts a game at the same level with the sa
     return res.json();
   });
   assert.equal(created.color, 'black');
-  await page.goto(`${server.url}/g/${created.game_id}`);
+  await page.goto(`${site.server.url}/g/${created.game_id}`);
   await waitText(page, '#player-bottom .who', /Black · you/);
   await page.waitForSelector('#resign:not([hidden])');
   await page.click('#resign');

@@ -4,36 +4,23 @@
 // with the keyboard alone, and says so; a wrong turn, or a step the rules
 // refuse, is explained, and the board can be tried again.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, watchedPage, noSidewaysScroll, waitText, shot,
+  useSite, noSidewaysScroll, waitText, shot,
 } from './harness.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true };
 
 async function open(options) {
-  const context = await browser.newContext(options);
-  const watched = await watchedPage(context, server.url);
-  await watched.page.goto(`${server.url}/rules`);
+  const watched = await site.open('/rules', { context: await site.browser.newContext(options) });
   // Every board has its first answer from the rules: its line reads.
   await watched.page.waitForFunction(() => [...document.querySelectorAll('.try-says')]
     .every((p) => p.textContent.trim()));
-  return { context, ...watched };
+  return watched;
 }
 
 // How each board is solved: the points to tap in order, and a line

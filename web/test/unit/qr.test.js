@@ -1,8 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  encodeQr, reedSolomon, formatBits, versionFor, dataCodewords, interleave, penalty, qrPath, MAX_VERSION,
-} from '../../js/qr.js';
+import { encodeQr, qrPath, MAX_VERSION } from '../../js/qr.js';
+import { reedSolomon, formatBits, readCodewords, deinterleave, penalty } from './qr-reader.js';
 import { MATRICES } from './qr-fixtures.js';
 
 const show = (modules) => modules.map((row) => row.map((d) => (d ? '#' : '.')).join(''));
@@ -21,6 +20,7 @@ test('format bits for level M match the table of the standard', () => {
 });
 
 test('the smallest version that holds the bytes is chosen', () => {
+  const versionFor = (length) => encodeQr('x'.repeat(length)).version;
   assert.equal(versionFor(1), 1);
   assert.equal(versionFor(14), 1);
   assert.equal(versionFor(15), 2);
@@ -29,28 +29,38 @@ test('the smallest version that holds the bytes is chosen', () => {
   assert.equal(versionFor(62), 4);
   assert.equal(versionFor(84), 5);
   assert.equal(versionFor(106), 6);
-  assert.equal(versionFor(107), 0);
   assert.equal(MAX_VERSION, 6);
   assert.throws(() => encodeQr('x'.repeat(107)), RangeError);
 });
 
 test('data codewords carry mode, count, bytes, terminator and padding', () => {
-  const cw = dataCodewords(new TextEncoder().encode('a'), 1);
-  assert.equal(cw.length, 16);
+  const { modules, mask } = encodeQr('a');
+  const all = readCodewords(modules, mask);
+  assert.equal(all.length, 26);
+  const cw = all.slice(0, 16);
   // 0100 00000001 01100001 0000 -> 0x40 0x16 0x10, then EC 11 EC 11 ...
   assert.deepEqual(cw.slice(0, 5), [0x40, 0x16, 0x10, 0xec, 0x11]);
-  assert.equal(interleave(cw, 1).length, 26);
+  assert.deepEqual(cw.slice(5), [0xec, 0x11, 0xec, 0x11, 0xec, 0x11, 0xec, 0x11, 0xec, 0x11, 0xec]);
+  assert.deepEqual(all.slice(16), reedSolomon(cw, 10));
 });
 
 test('blocks are interleaved column by column (4-M has two blocks)', () => {
-  const data = Array.from({ length: 64 }, (_, i) => i);
-  const all = interleave(data, 4);
+  const text = 'https://fanorona.example/g/Ab3dE9?invite=0123456789abcdefghijk';
+  assert.equal(text.length, 62);
+  const { version, modules, mask } = encodeQr(text);
+  assert.equal(version, 4);
+  const all = readCodewords(modules, mask);
   assert.equal(all.length, 100);
-  assert.deepEqual(all.slice(0, 4), [0, 32, 1, 33]);
-  assert.deepEqual(all.slice(62, 64), [31, 63]);
-  const ec0 = reedSolomon(data.slice(0, 32), 18);
-  const ec1 = reedSolomon(data.slice(32), 18);
-  assert.deepEqual(all.slice(64, 68), [ec0[0], ec1[0], ec0[1], ec1[1]]);
+  const blocks = deinterleave(all, 4);
+  assert.deepEqual(blocks.map((b) => [b.data.length, b.ec.length]), [[32, 18], [32, 18]]);
+  // Mode 0100, count 62, the bytes, the terminator: exactly 64 codewords.
+  const data = [...blocks[0].data, ...blocks[1].data];
+  const bits = data.map((b) => b.toString(2).padStart(8, '0')).join('');
+  assert.equal(bits.slice(0, 12), '0100' + (62).toString(2).padStart(8, '0'));
+  const bytes = Array.from({ length: 62 }, (_, i) => parseInt(bits.slice(12 + 8 * i, 20 + 8 * i), 2));
+  assert.equal(String.fromCharCode(...bytes), text);
+  assert.equal(bits.slice(12 + 8 * 62), '0000');
+  for (const b of blocks) assert.deepEqual(b.ec, reedSolomon(b.data, 18));
 });
 
 for (const fx of MATRICES) {
