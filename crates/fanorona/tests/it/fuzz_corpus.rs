@@ -5,7 +5,7 @@
 use std::{fs, path::PathBuf};
 
 #[allow(unreachable_pub)]
-#[path = "../../../fuzz/src/checks.rs"]
+#[path = "../../../../fuzz/src/checks.rs"]
 mod checks;
 
 /// Reads every file of one target's corpus, failing when there is none.

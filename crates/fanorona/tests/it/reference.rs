@@ -10,7 +10,7 @@
 //! each one leads to, on the legal steps in the middle of a turn, on the
 //! result of the game and on perft.
 
-mod common;
+use crate::common;
 
 use std::{collections::BTreeSet, fmt::Write as _};
 

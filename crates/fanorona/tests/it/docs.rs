@@ -4,7 +4,7 @@ use fanorona::{Record, Score};
 
 /// The first `text` block after the heading `## Records`.
 fn record_example() -> String {
-    let rules = include_str!("../RULES.md");
+    let rules = include_str!("../../RULES.md");
     let section = rules
         .split_once("## Records")
         .map(|(_, rest)| rest)

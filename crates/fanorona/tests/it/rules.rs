@@ -5,7 +5,7 @@
 //! Position text lists row 5 first: in `"..../..../..../..../W...."` the
 //! last group is row 1, `a1` to `i1`.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

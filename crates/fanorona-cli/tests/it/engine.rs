@@ -4,7 +4,7 @@
 //! Debug builds search slowly, so every search here is limited by depth or
 //! nodes, in positions with few stones.
 
-mod common;
+use crate::common;
 
 use std::{
     io::{BufRead, BufReader, Write},

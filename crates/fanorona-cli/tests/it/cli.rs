@@ -1,7 +1,7 @@
 //! Runs the built `fanorona` binary and checks what it prints and how it
 //! exits.
 
-mod common;
+use crate::common;
 
 use common::{fails, fanorona, fanorona_with_input, ok, NO_BLACK_STONES, QUIET};
 

@@ -4,9 +4,9 @@
 //!
 //! Lines with more nodes than a limit are skipped so the test stays fast in
 //! a debug build; set `FANORONA_PERFT_LIMIT` to run more, e.g.
-//! `FANORONA_PERFT_LIMIT=100000000 cargo test --release -p fanorona --test perft`.
+//! `FANORONA_PERFT_LIMIT=100000000 cargo test --release -p fanorona --test it perft::`.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

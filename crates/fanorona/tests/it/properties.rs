@@ -2,7 +2,7 @@
 //! play, from the start and from random sparse setups, sometimes in the
 //! middle of a capture chain.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 
