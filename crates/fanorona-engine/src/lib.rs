@@ -14,7 +14,7 @@ mod tt;
 mod zobrist;
 
 pub use arena::{elo, opening, play_game, GameRecord, GameResult, MatchConfig, Player, Tally};
-pub use eval::{evaluate, features, Weights, FEATURES, FEATURE_COUNT};
+pub use eval::{evaluate, features, Weights, FADE_FROM, FEATURES, FEATURE_COUNT};
 pub use level::{Level, LevelSpec};
 pub use limits::Limits;
 pub use players::{greedy_turn, random_turn};
