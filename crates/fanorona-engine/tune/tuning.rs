@@ -9,8 +9,8 @@ use std::{
 
 use fanorona::{Color, Position, Setup, FIFTY_TURNS};
 use fanorona_engine::{
-    features, opening, play_game, Config, Engine, Level, MatchConfig, Player, Tally,
-    Weights, FADE_FROM, FEATURES, FEATURE_COUNT,
+    features, opening, play_game, Config, Engine, Level, MatchConfig, Player, Tally, Weights,
+    FADE_FROM, FEATURES, FEATURE_COUNT,
 };
 
 use crate::{on_every_core, Result};
