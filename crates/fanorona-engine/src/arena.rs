@@ -14,7 +14,7 @@ use fanorona::{Color, Position, Turn};
 use crate::{
     players::{greedy_turn, random_turn},
     search::{Config, Engine},
-    Level, Limits, Tables,
+    Level, Limits, Tables, Weights,
 };
 
 /// Someone who plays a match.
@@ -29,6 +29,9 @@ pub enum Player {
     /// A level that searches by nodes (5 or 6), stopped after at most this
     /// many: the level as a server short of time plays it.
     Capped(Level, u64),
+    /// The engine searching this many turns deep with these weights, a
+    /// 4 MiB hash and no tables: a candidate of the evaluation's tuning.
+    Weighted(u32, Weights),
 }
 
 impl FromStr for Player {
@@ -65,6 +68,7 @@ impl fmt::Display for Player {
             Player::Greedy => f.write_str("greedy"),
             Player::Level(l) => write!(f, "level {l}"),
             Player::Capped(l, n) => write!(f, "level {l} at {n} nodes"),
+            Player::Weighted(depth, w) => write!(f, "weights {:?} at depth {depth}", w.0),
         }
     }
 }
@@ -213,6 +217,10 @@ impl Seat {
                 engine.set_tables(tables.cloned());
                 Some(engine)
             }
+            Player::Weighted(_, weights) => Some(Engine::new(Config {
+                table_bytes: 4 << 20,
+                weights,
+            })),
             _ => None,
         };
         Seat {
@@ -225,7 +233,8 @@ impl Seat {
     fn turn(&mut self, pos: &Position, time: Option<Duration>) -> Option<Turn> {
         let stop = AtomicBool::new(false);
         match (self.player, self.engine.as_mut()) {
-            (Player::Random, _) | (Player::Level(_) | Player::Capped(..), None) => {
+            (Player::Random, _)
+            | (Player::Level(_) | Player::Capped(..) | Player::Weighted(..), None) => {
                 random_turn(pos, &mut self.rng)
             }
             (Player::Greedy, _) => greedy_turn(pos, &mut self.rng),
@@ -254,6 +263,9 @@ impl Seat {
                     ..Limits::default()
                 };
                 engine.search(pos, limits, &stop, |_| {}).best
+            }
+            (Player::Weighted(depth, _), Some(engine)) => {
+                engine.search(pos, Limits::depth(depth), &stop, |_| {}).best
             }
         }
     }

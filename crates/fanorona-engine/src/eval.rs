@@ -158,8 +158,9 @@ pub fn evaluate(pos: &Position, weights: &Weights) -> i32 {
     scale_for_counter(raw, pos.turns_since_capture())
 }
 
-/// The turns since a capture after which a lead starts to fade.
-const FADE_FROM: u32 = 30;
+/// The turns since a capture after which a lead starts to fade, down to
+/// nothing at [`FIFTY_TURNS`](fanorona::FIFTY_TURNS).
+pub const FADE_FROM: u32 = 30;
 
 /// Scales `score` down linearly from [`FADE_FROM`] turns without a capture
 /// to nothing at 50.

@@ -16,7 +16,7 @@ mod zobrist;
 
 pub use arena::{elo, opening, play_game, GameRecord, MatchConfig, Player, Tally, WinDrawLoss};
 pub use bench::{bench, BenchLine, BENCH_DEPTH, BENCH_POSITIONS};
-pub use eval::{evaluate, features, Weights, FEATURES, FEATURE_COUNT};
+pub use eval::{evaluate, features, Weights, FADE_FROM, FEATURES, FEATURE_COUNT};
 pub use level::{Level, LevelSpec};
 pub use limits::Limits;
 pub use players::{greedy_turn, random_turn};

@@ -1,9 +1,15 @@
 //! `plot`: an SVG of how the cost grows with the number of games, drawn
 //! from the CSV lines of several runs (open-loop lines without games
 //! against the computer beside them; the last line of each kind and game
-//! count wins).
+//! count wins), drawn with the SVG backend of `plotters`.
 
-use std::{collections::BTreeMap, error::Error, fmt::Write as _};
+use std::{collections::BTreeMap, error::Error};
+
+use plotters::{
+    coord::Shift,
+    prelude::*,
+    style::text_anchor::{HPos, Pos, VPos},
+};
 
 use crate::cli::PlotArgs;
 
@@ -45,7 +51,17 @@ const PANELS: [Panel; 3] = [
     },
 ];
 
-const COLORS: [&str; 4] = ["#c0392b", "#e67e22", "#2471a3", "#5dade2"];
+/// The font of every text; plotters' SVG writes sizes at 1/1.24 of this,
+/// 11 px here.
+const FONT: (&str, f64) = ("sans-serif", 13.6);
+
+/// The colour of each series of a panel, in order.
+const COLORS: [RGBColor; 4] = [
+    RGBColor(0xc0, 0x39, 0x2b),
+    RGBColor(0xe6, 0x7e, 0x22),
+    RGBColor(0x24, 0x71, 0xa3),
+    RGBColor(0x5d, 0xad, 0xe2),
+];
 
 type Rows = BTreeMap<(String, u64), BTreeMap<String, String>>;
 
@@ -54,14 +70,14 @@ type Rows = BTreeMap<(String, u64), BTreeMap<String, String>>;
 /// # Errors
 ///
 /// When the CSV cannot be read or has no open-loop lines, or the SVG
-/// cannot be written.
+/// cannot be drawn or written.
 pub fn plot(args: &PlotArgs) -> Result<(), Box<dyn Error>> {
     let text = std::fs::read_to_string(&args.csv)?;
     let rows = read_rows(&text);
     if rows.is_empty() {
         return Err("no open-loop lines in the CSV".into());
     }
-    std::fs::write(&args.out, svg(&rows))?;
+    std::fs::write(&args.out, svg(&rows)?)?;
     Ok(())
 }
 
@@ -90,117 +106,155 @@ fn read_rows(text: &str) -> Rows {
     rows
 }
 
-fn svg(rows: &Rows) -> String {
+/// The three panels side by side, each game count a place on the
+/// horizontal axis.
+fn svg(rows: &Rows) -> Result<String, Box<dyn Error>> {
     let games: Vec<u64> = {
         let mut g: Vec<u64> = rows.keys().map(|(_, g)| *g).collect();
         g.sort_unstable();
         g.dedup();
         g
     };
-    let (w, h, pw) = (960.0, 330.0, 320.0);
-    let mut out = format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="11">"#
-    );
-    let _ = write!(out, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
-    for (i, panel) in PANELS.iter().enumerate() {
-        let left = i as f64 * pw + 45.0;
-        draw_panel(&mut out, panel, rows, &games, left, pw - 65.0);
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (960, 330)).into_drawing_area();
+        root.fill(&WHITE)?;
+        for (area, panel) in root.split_evenly((1, PANELS.len())).iter().zip(&PANELS) {
+            draw_panel(area, panel, rows, &games)?;
+        }
+        root.present()?;
     }
-    out.push_str("</svg>\n");
-    out
+    Ok(out)
 }
 
-fn draw_panel(out: &mut String, panel: &Panel, rows: &Rows, games: &[u64], left: f64, width: f64) {
-    let (top, height) = (30.0, 220.0);
+/// One series: its legend and its points, (place of the game count, value).
+type Series = (&'static str, Vec<(f64, f64)>);
+
+fn draw_panel(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    panel: &Panel,
+    rows: &Rows,
+    games: &[u64],
+) -> Result<(), Box<dyn Error>> {
     let value = |kind: &str, g: u64, col: &str, scale: f64| {
         rows.get(&(kind.to_owned(), g))
             .and_then(|r| r.get(col))
             .and_then(|v| v.parse::<f64>().ok())
             .map(|v| v * scale)
     };
-    let values: Vec<f64> = panel
+    let series: Vec<Series> = panel
         .series
         .iter()
-        .flat_map(|(k, c, _, s)| games.iter().filter_map(move |&g| value(k, g, c, *s)))
+        .map(|(kind, col, legend, scale)| {
+            let points = games
+                .iter()
+                .enumerate()
+                .filter_map(|(i, &g)| value(kind, g, col, *scale).map(|v| (i as f64, v)))
+                .collect();
+            (*legend, points)
+        })
+        .collect();
+    let values: Vec<f64> = series
+        .iter()
+        .flat_map(|(_, points)| points.iter().map(|(_, v)| *v))
         .filter(|v| *v > 0.0)
         .collect();
     let max = values.iter().copied().fold(1e-9_f64, f64::max);
     let min = values.iter().copied().fold(max, f64::min);
-    let (lo, hi) = if panel.log {
-        (
-            min.log10().floor(),
-            max.log10().ceil().max(min.log10().floor() + 1.0),
-        )
+    let x = -0.5..games.len().max(1) as f64 - 0.5;
+    // Only the places of the game counts are labelled.
+    let x_label = |i: &f64| match games.get(i.round() as usize) {
+        Some(g) if (i - i.round()).abs() < 1e-9 => format!("{g} games"),
+        _ => String::new(),
+    };
+    let y_label = |v: &f64| short(*v);
+    // The chart above, the legend below it.
+    let (area, legend) = area.split_vertically(270);
+    draw_legend(&legend, &series)?;
+    let mut chart = ChartBuilder::on(&area);
+    chart
+        .caption(panel.title, FONT.into_font().style(FontStyle::Bold))
+        .margin(8)
+        .x_label_area_size(22)
+        .y_label_area_size(42);
+    if panel.log {
+        let lo = min.log10().floor();
+        let hi = max.log10().ceil().max(lo + 1.0);
+        let decades = (lo as i32..=hi as i32).map(|e| 10f64.powi(e)).collect();
+        let y = (10f64.powf(lo)..10f64.powf(hi))
+            .log_scale()
+            .with_key_points(decades);
+        let mut chart = chart.build_cartesian_2d(x, y)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .light_line_style(TRANSPARENT)
+            .label_style(FONT)
+            .x_labels(games.len())
+            .x_label_formatter(&x_label)
+            .y_label_formatter(&y_label)
+            .draw()?;
+        draw_series(&mut chart, series, |v| v.max(1e-12))
     } else {
-        (0.0, max * 1.1)
-    };
-    let x = |i: usize| left + width * (i as f64 + 0.5) / games.len().max(1) as f64;
-    let y = |v: f64| {
-        let t = if panel.log {
-            (v.max(1e-12).log10() - lo) / (hi - lo)
-        } else {
-            v / hi
-        };
-        top + height - height * t
-    };
-    let ticks: Vec<f64> = if panel.log {
-        (lo as i32..=hi as i32).map(|e| 10f64.powi(e)).collect()
-    } else {
-        (0..=4).map(|t| hi * f64::from(t) / 4.0).collect()
-    };
-    let _ = write!(
-        out,
-        r##"<text x="{left}" y="18" font-weight="bold">{}</text><line x1="{left}" y1="{}" x2="{}" y2="{}" stroke="#333"/><line x1="{left}" y1="{top}" x2="{left}" y2="{}" stroke="#333"/>"##,
-        panel.title,
-        top + height,
-        left + width,
-        top + height,
-        top + height
-    );
-    for v in ticks {
-        let _ = write!(
-            out,
-            r##"<text x="{}" y="{}" text-anchor="end" fill="#555">{}</text>"##,
-            left - 4.0,
-            y(v) + 4.0,
-            short(v)
-        );
+        let mut chart = chart.build_cartesian_2d(x, 0.0..max * 1.1)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .light_line_style(TRANSPARENT)
+            .label_style(FONT)
+            .x_labels(games.len())
+            .y_labels(5)
+            .x_label_formatter(&x_label)
+            .y_label_formatter(&y_label)
+            .draw()?;
+        draw_series(&mut chart, series, |v| v)
     }
-    for (i, g) in games.iter().enumerate() {
-        let _ = write!(
-            out,
-            r#"<text x="{}" y="{}" text-anchor="middle">{g} games</text>"#,
-            x(i),
-            top + height + 16.0
-        );
+}
+
+/// A line of colour and the legend of each series, one under the other.
+fn draw_legend(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    series: &[Series],
+) -> Result<(), Box<dyn Error>> {
+    let left = 52;
+    for (n, (legend, _)) in series.iter().enumerate() {
+        let color = COLORS.get(n).copied().unwrap_or(BLACK);
+        let y = 8 + 14 * n as i32;
+        area.draw(&Rectangle::new(
+            [(left, y - 1), (left + 18, y + 1)],
+            color.filled(),
+        ))?;
+        area.draw(&Text::new(
+            *legend,
+            (left + 24, y),
+            TextStyle::from(FONT).pos(Pos::new(HPos::Left, VPos::Center)),
+        ))?;
     }
-    for (n, (kind, col, legend, scale)) in panel.series.iter().enumerate() {
-        let color = COLORS.get(n).copied().unwrap_or("#000");
-        let points: Vec<String> = games
-            .iter()
-            .enumerate()
-            .filter_map(|(i, &g)| {
-                value(kind, g, col, *scale).map(|v| format!("{:.1},{:.1}", x(i), y(v)))
-            })
-            .collect();
-        let _ = write!(
-            out,
-            r#"<polyline fill="none" stroke="{color}" stroke-width="2" points="{}"/>"#,
-            points.join(" ")
-        );
-        for p in &points {
-            let (px, py) = p.split_once(',').unwrap_or(("0", "0"));
-            let _ = write!(out, r#"<circle cx="{px}" cy="{py}" r="3" fill="{color}"/>"#);
-        }
-        let ly = top + height + 34.0 + 14.0 * n as f64;
-        let _ = write!(
-            out,
-            r#"<line x1="{left}" y1="{ly}" x2="{}" y2="{ly}" stroke="{color}" stroke-width="2"/><text x="{}" y="{}">{legend}</text>"#,
-            left + 18.0,
-            left + 24.0,
-            ly + 4.0
-        );
+    Ok(())
+}
+
+/// Each series as a line with a dot at each point; `fit` keeps a value
+/// within the value axis.
+fn draw_series<'a, X, Y>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<X, Y>>,
+    series: Vec<Series>,
+    fit: impl Fn(f64) -> f64,
+) -> Result<(), Box<dyn Error>>
+where
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    for (n, (_, points)) in series.into_iter().enumerate() {
+        let color = COLORS.get(n).copied().unwrap_or(BLACK);
+        let points: Vec<(f64, f64)> = points.into_iter().map(|(i, v)| (i, fit(v))).collect();
+        chart.draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))?;
+        chart.draw_series(
+            points
+                .into_iter()
+                .map(|p| Circle::new(p, 3, color.filled())),
+        )?;
     }
+    Ok(())
 }
 
 fn short(v: f64) -> String {
@@ -252,20 +306,81 @@ mod tests {
         assert_eq!(read_rows(&old).len(), 1);
     }
 
+    /// `line` with column `name` set to `value`.
+    fn with(line: &str, name: &str, value: &str) -> String {
+        let column = CSV_HEADER.split(',').position(|h| h == name).expect(name);
+        let mut cells: Vec<&str> = line.split(',').collect();
+        cells[column] = value;
+        cells.join(",")
+    }
+
+    /// The points of the `n`th line of colour `stroke`, in order.
+    fn points(svg: &str, stroke: &str, n: usize) -> Vec<(f64, f64)> {
+        let element = svg
+            .split("<polyline")
+            .skip(1)
+            .filter(|e| e.contains(&format!(r#"stroke="{stroke}""#)))
+            .nth(n)
+            .expect("the line");
+        let list = element
+            .split(r#"points=""#)
+            .nth(1)
+            .and_then(|p| p.split('"').next())
+            .expect("points");
+        list.split_whitespace()
+            .map(|p| {
+                let (x, y) = p.split_once(',').expect("x,y");
+                (x.parse().expect("x"), y.parse().expect("y"))
+            })
+            .collect()
+    }
+
     #[test]
     fn the_plot_has_a_line_per_series() {
         let line = |kind: &str, games: u64| line(kind, games, 0);
+        // relay p50 rises from 1 to 4 ms; its memory per socket falls.
         let csv = format!(
             "{CSV_HEADER}\n{}\n{}\n{}\n{}\n",
-            line("relay", 100),
+            with(&line("relay", 100), "p50_us", "1000"),
             line("echo", 100),
-            line("relay", 1000),
+            with(
+                &with(&line("relay", 1000), "p50_us", "4000"),
+                "rss_per_socket_b",
+                "0.5"
+            ),
             line("echo", 1000)
         );
         let rows = read_rows(&csv);
         assert_eq!(rows.len(), 4);
-        let svg = svg(&rows);
-        assert_eq!(svg.matches("<polyline").count(), 8);
-        assert!(svg.contains("1000 games"));
+        let svg = svg(&rows).expect("drawn");
+        assert!(
+            svg.starts_with("<svg") && svg.ends_with("</svg>\n"),
+            "{svg}"
+        );
+        assert_eq!(svg.matches("<text").count(), svg.matches("</text>").count());
+        // Eight series of two points each: a line and two dots.
+        assert_eq!(svg.matches(r#"stroke-width="2""#).count(), 8);
+        assert_eq!(svg.matches("<circle").count(), 16);
+        for label in [
+            "100 games",
+            "1000 games",
+            "latency (ms, log scale)",
+            "server CPU per step (us)",
+            "server memory per socket (KiB)",
+            "relay p50",
+            "echo p99",
+        ] {
+            assert!(svg.contains(&format!("\n{label}\n")), "no {label:?}");
+        }
+        // The first red line is relay p50: it rises (up is a smaller y),
+        // and the later game count is to the right.
+        let p50 = points(&svg, "#C0392B", 0);
+        assert_eq!(p50.len(), 2);
+        assert!(p50[1].0 > p50[0].0 && p50[1].1 < p50[0].1, "{p50:?}");
+        // The third is relay's memory per socket: it falls.
+        let memory = points(&svg, "#C0392B", 2);
+        assert!(memory[1].1 > memory[0].1, "{memory:?}");
+        // A log axis labels its decades.
+        assert!(svg.contains("\n1.0\n") && svg.contains("\n10.0\n"), "{svg}");
     }
 }

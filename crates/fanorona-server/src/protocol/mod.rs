@@ -64,7 +64,6 @@ pub fn describe() -> String {
     out
 }
 
-
 /// The messages the server sends besides the state.
 #[derive(Debug)]
 pub(crate) enum ServerMsg<'a> {
