@@ -1,7 +1,7 @@
 //! The long won endings the tables know: played out by the winner with
 //! and without tables, and how often they come in games.
 
-use fanorona::{Board, Color, Position, Setup, Square};
+use fanorona::{testing::random_setup, Color, Position};
 use fanorona_engine::{Probe, TableResult};
 
 use crate::{
@@ -33,26 +33,8 @@ pub(crate) fn table_wins(
     let mut rng = fastrand::Rng::with_seed(12);
     let mut positions = Vec::new();
     while positions.len() < count {
-        let mut board = Board::empty();
-        while board.occupied().count() < stones {
-            let sq = Square::new(rng.u32(0..45)).ok_or("a square")?;
-            let color = if rng.bool() {
-                Color::White
-            } else {
-                Color::Black
-            };
-            board.set(sq, Some(color));
-        }
-        let turn = if rng.bool() {
-            Color::White
-        } else {
-            Color::Black
-        };
-        let setup = Setup {
-            board,
-            turn,
-            turns_since_capture: 0,
-        };
+        let white = (0..stones).filter(|_| rng.bool()).count();
+        let setup = random_setup(&mut |n| rng.usize(..n), white, stones - white);
         let Ok(pos) = Position::from_setup(setup) else {
             continue;
         };
