@@ -416,9 +416,12 @@ mod tests {
         let mut hint = pool.submit(request(1, 1, Search::Hint)).expect("queued");
         assert!((&mut hint.answer).await.expect("answered").is_some());
         // One thread, two places: the third waiting search is refused,
-        // whoever asks.
+        // whoever asks. Searches of the strongest level, so that the
+        // thread is still on the first when room is looked at (hints at
+        // the start are answered in a moment, and the queue could empty
+        // before the look).
         let stuck: Vec<_> = (0..8)
-            .map(|n| pool.submit(request(n + 2, n, Search::Hint)))
+            .map(|n| pool.submit(request(n + 2, n, play(6))))
             .collect();
         assert!(stuck.iter().any(Result::is_err));
         assert!(!pool.has_room(client(99)));
