@@ -13,6 +13,8 @@ export const ClientType = Object.freeze({
   Step: 'step', EndTurn: 'end_turn', Resign: 'resign',
   OfferDraw: 'offer_draw', AcceptDraw: 'accept_draw', DeclineDraw: 'decline_draw',
   ClaimVictory: 'claim_victory', Rematch: 'rematch',
+  // Only in games between people.
+  OfferTakeback: 'offer_takeback', AcceptTakeback: 'accept_takeback', DeclineTakeback: 'decline_takeback',
   // Only in games against the computer.
   Takeback: 'takeback', Hint: 'hint', SetLevel: 'set_level',
 });
@@ -60,7 +62,8 @@ export function stepMessage({ from, to, kind }) {
 
 /**
  * An intent without arguments: end_turn, resign, offer_draw, accept_draw,
- * decline_draw, claim_victory, rematch, takeback or hint.
+ * decline_draw, claim_victory, rematch, offer_takeback, accept_takeback,
+ * decline_takeback, takeback or hint.
  * @param {string} type one of ClientType
  * @returns {string} the JSON frame
  */
@@ -301,6 +304,7 @@ export function readState(raw) {
     turnsSinceCapture: Number(raw.turns_since_capture) || 0,
     players: { white: readPresence(players.white), black: readPresence(players.black) },
     drawOffer: color(raw.draw_offer),
+    takebackOffer: color(raw.takeback_offer),
     abandoned: Boolean(raw.abandoned),
     rematch: readPair(raw.rematch),
     nextGame: typeof next === 'string' && GAME_ID.test(next) ? next : null,

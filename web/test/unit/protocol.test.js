@@ -131,6 +131,7 @@ test('the state example of the API is read into the client shape', () => {
     turnsSinceCapture: 0,
     players: { white: { joined: true, connected: true }, black: { joined: true, connected: false } },
     drawOffer: null,
+    takebackOffer: null,
     abandoned: false,
     rematch: { white: false, black: false },
     nextGame: null,
@@ -144,6 +145,7 @@ test('the later fields of a state are read', () => {
     side_to_move: 'black',
     last_turn: { notation: 'f4-f3', path: ['f4', 'f3'], captured: [] },
     draw_offer: 'black',
+    takeback_offer: 'white',
     abandoned: true,
     rematch: { white: true, black: false },
     next_game: 'Zz09aaBBcc',
@@ -153,6 +155,7 @@ test('the later fields of a state are read', () => {
   assert.equal(state.turn, 'black');
   assert.deepEqual(state.lastTurn, { notation: 'f4-f3', path: ['f4', 'f3'], captured: [] });
   assert.equal(state.drawOffer, 'black');
+  assert.equal(state.takebackOffer, 'white');
   assert.equal(state.abandoned, true);
   assert.deepEqual(state.rematch, { white: true, black: false });
   assert.equal(state.nextGame, 'Zz09aaBBcc');

@@ -38,6 +38,12 @@ pub enum GameError {
     /// in one.
     #[error("this is not possible in this game: it is only for games against the computer, or only for games between people")]
     NotAgainstComputer,
+    /// No takeback request from the opponent is pending.
+    #[error("your opponent has not asked to take back a turn")]
+    NoTakebackOffer,
+    /// This player's own takeback request is still pending.
+    #[error("you have already asked to take back your turn")]
+    TakebackAlreadyOffered,
     /// The sender has no completed turn to take back.
     #[error("there is no turn of yours to take back")]
     NothingToTakeBack,
@@ -57,6 +63,8 @@ impl GameError {
             GameError::NotAbandoned => "not_abandoned",
             GameError::RematchAlreadyRequested => "rematch_already_requested",
             GameError::NotAgainstComputer => "not_against_computer",
+            GameError::NoTakebackOffer => "no_takeback_offer",
+            GameError::TakebackAlreadyOffered => "takeback_already_offered",
             GameError::NothingToTakeBack => "nothing_to_take_back",
         }
     }

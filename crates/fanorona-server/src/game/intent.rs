@@ -34,6 +34,14 @@ pub enum Intent {
     /// Against the computer: undo the sender's last completed turn and
     /// everything after it (the computer's reply).
     Takeback,
+    /// Between people: ask the opponent to let the sender take back their
+    /// last completed turn (and everything after it).
+    OfferTakeback,
+    /// Between people: let the opponent take back their last completed
+    /// turn, as they asked.
+    AcceptTakeback,
+    /// Between people: refuse the opponent's takeback request.
+    DeclineTakeback,
     /// Against the computer: ask which step the engine would play. Recorded,
     /// with no effect on the position.
     Hint,
@@ -96,6 +104,12 @@ intent_kinds! {
     Rematch = "rematch",
     /// [`Intent::Takeback`].
     Takeback = "takeback",
+    /// [`Intent::OfferTakeback`].
+    OfferTakeback = "offer_takeback",
+    /// [`Intent::AcceptTakeback`].
+    AcceptTakeback = "accept_takeback",
+    /// [`Intent::DeclineTakeback`].
+    DeclineTakeback = "decline_takeback",
     /// [`Intent::Hint`].
     Hint = "hint",
     /// [`Intent::SetLevel`].
@@ -115,6 +129,9 @@ impl Intent {
             Intent::ClaimVictory => IntentKind::ClaimVictory,
             Intent::Rematch => IntentKind::Rematch,
             Intent::Takeback => IntentKind::Takeback,
+            Intent::OfferTakeback => IntentKind::OfferTakeback,
+            Intent::AcceptTakeback => IntentKind::AcceptTakeback,
+            Intent::DeclineTakeback => IntentKind::DeclineTakeback,
             Intent::Hint => IntentKind::Hint,
             Intent::SetLevel { .. } => IntentKind::SetLevel,
         }
@@ -134,6 +151,9 @@ impl Intent {
             IntentKind::ClaimVictory => Intent::ClaimVictory,
             IntentKind::Rematch => Intent::Rematch,
             IntentKind::Takeback => Intent::Takeback,
+            IntentKind::OfferTakeback => Intent::OfferTakeback,
+            IntentKind::AcceptTakeback => Intent::AcceptTakeback,
+            IntentKind::DeclineTakeback => Intent::DeclineTakeback,
             IntentKind::Hint => Intent::Hint,
         })
     }
@@ -169,7 +189,8 @@ impl IntentKind {
     }
 
     /// Whether the kind makes sense only between two people: what the
-    /// computer cannot answer (draw offers) or cannot be (away).
+    /// computer cannot answer (draw offers, takeback requests) or cannot
+    /// be (away).
     pub const fn people_only(self) -> bool {
         matches!(
             self,
@@ -177,6 +198,9 @@ impl IntentKind {
                 | IntentKind::AcceptDraw
                 | IntentKind::DeclineDraw
                 | IntentKind::ClaimVictory
+                | IntentKind::OfferTakeback
+                | IntentKind::AcceptTakeback
+                | IntentKind::DeclineTakeback
         )
     }
 }

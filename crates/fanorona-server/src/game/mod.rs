@@ -66,6 +66,8 @@ pub struct Game {
     pub result: Option<GameResult>,
     /// The player whose draw offer is pending.
     pub(crate) draw_offer: Option<Color>,
+    /// The player whose takeback request is pending, between people.
+    pub(crate) takeback_offer: Option<Color>,
     /// Which players have asked for a rematch.
     pub(crate) rematch: ByColor<bool>,
     /// The rematch game, once both asked.
@@ -94,6 +96,7 @@ impl Game {
             last: None,
             result: start.outcome().map(board_result),
             draw_offer: None,
+            takeback_offer: None,
             rematch: ByColor::default(),
             next_game: None,
             seq: 0,
@@ -153,10 +156,12 @@ impl Game {
         match plan.effect {
             Effect::Step(step) => {
                 self.line.push(plan.action);
+                self.takeback_offer = None;
                 self.step(by, step);
             }
             Effect::EndTurn(position) => {
                 self.line.push(plan.action);
+                self.takeback_offer = None;
                 self.position = position;
                 if let Some(so_far) = self.current.take() {
                     self.complete_turn(so_far);
@@ -172,9 +177,12 @@ impl Game {
             Effect::Finish(winner, reason) => {
                 self.result = Some(GameResult { winner, reason });
                 self.draw_offer = None;
+                self.takeback_offer = None;
             }
             Effect::OfferDraw => self.draw_offer = Some(by),
             Effect::DeclineDraw => self.draw_offer = None,
+            Effect::OfferTakeback => self.takeback_offer = Some(by),
+            Effect::DeclineTakeback => self.takeback_offer = None,
             Effect::AskRematch { .. } => *self.rematch.get_mut(by) = true,
         }
         self.seq += 1;
@@ -223,6 +231,7 @@ impl Game {
         self.line = replayed.line;
         self.turn_starts = replayed.turn_starts;
         self.draw_offer = None;
+        self.takeback_offer = None;
     }
 
     fn complete_turn(&mut self, so_far: TurnSoFar) {

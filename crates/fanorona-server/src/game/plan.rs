@@ -60,6 +60,22 @@ impl Game {
             }
             Intent::AcceptDraw => Effect::Finish(None, Reason::Agreement),
             Intent::DeclineDraw => Effect::DeclineDraw,
+            Intent::OfferTakeback if self.takeback_offer == Some(by) => {
+                return Err(GameError::TakebackAlreadyOffered)
+            }
+            Intent::OfferTakeback => {
+                self.takeback_keep(by)?;
+                Effect::OfferTakeback
+            }
+            Intent::AcceptTakeback | Intent::DeclineTakeback
+                if self.takeback_offer != Some(!by) =>
+            {
+                return Err(GameError::NoTakebackOffer)
+            }
+            Intent::AcceptTakeback => Effect::CutLine {
+                keep: self.takeback_keep(!by)?,
+            },
+            Intent::DeclineTakeback => Effect::DeclineTakeback,
             Intent::ClaimVictory if by == mover => return Err(GameError::NotAbandoned),
             Intent::ClaimVictory => Effect::Finish(Some(by), Reason::Abandonment),
             Intent::Rematch => return self.plan_rematch(by),
@@ -82,14 +98,21 @@ impl Game {
         if !on_board || self.next_game.is_some() || self.rematch.white || self.rematch.black {
             return Err(GameError::GameOver);
         }
+        Ok(Effect::CutLine {
+            keep: self.takeback_keep(by)?,
+        })
+    }
+
+    /// How many actions of the line stay when `by` takes back their last
+    /// completed turn: those before it.
+    fn takeback_keep(&self, by: Color) -> Result<usize, GameError> {
         let first = self.start.turn();
         let mover = |turn: usize| if turn % 2 == 0 { first } else { !first };
         let turn = (0..self.moves.len())
             .rev()
             .find(|&t| mover(t) == by)
             .ok_or(GameError::NothingToTakeBack)?;
-        let keep = self.turn_starts.get(turn).copied().unwrap_or(0);
-        Ok(Effect::CutLine { keep })
+        Ok(self.turn_starts.get(turn).copied().unwrap_or(0))
     }
 
     fn plan_rematch(&self, by: Color) -> Result<Effect, GameError> {
@@ -140,6 +163,10 @@ pub(super) enum Effect {
     OfferDraw,
     /// The opponent's draw offer is withdrawn.
     DeclineDraw,
+    /// A takeback request stands.
+    OfferTakeback,
+    /// The opponent's takeback request is refused.
+    DeclineTakeback,
     /// A rematch is asked for; `completes` when the other player had too
     /// (or the other player is the computer).
     AskRematch { completes: bool },

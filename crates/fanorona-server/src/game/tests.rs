@@ -6,7 +6,7 @@ use super::*;
 
 #[test]
 fn every_intent_kind_round_trips_through_its_name_and_its_intent() {
-    assert_eq!(IntentKind::ALL.len(), 11);
+    assert_eq!(IntentKind::ALL.len(), 14);
     for &kind in IntentKind::ALL {
         assert_eq!(IntentKind::from_name(kind.name()), Some(kind));
         match Intent::without_fields(kind) {
@@ -268,4 +268,93 @@ fn a_takeback_replays_the_line_before_the_senders_last_turn() {
         intent: Intent::OfferDraw,
     };
     assert_eq!(game.apply(offer), Err(GameError::NotAgainstComputer));
+}
+
+fn act(by: Color, intent: Intent) -> Action {
+    Action { by, intent }
+}
+
+#[test]
+fn between_people_a_takeback_is_asked_for_then_granted_or_refused_by_the_opponent() {
+    let mut game = Game::new(Position::start());
+    let ask = |by| act(by, Intent::OfferTakeback);
+    assert_eq!(
+        game.apply(ask(Color::White)),
+        Err(GameError::NothingToTakeBack)
+    );
+    let mut snapshots = Vec::new();
+    for n in 0..3 {
+        snapshots.push(format!(
+            "{:?}",
+            (game.position, &game.moves, &game.captures)
+        ));
+        play_turn(&mut game, n);
+        play_turn(&mut game, n + 1);
+    }
+    // White, to move, asks to take back its last turn and Black's reply.
+    game.apply(ask(Color::White)).expect("a turn to take back");
+    assert_eq!(game.takeback_offer, Some(Color::White));
+    assert_eq!(
+        game.apply(ask(Color::White)),
+        Err(GameError::TakebackAlreadyOffered)
+    );
+    for answer in [Intent::AcceptTakeback, Intent::DeclineTakeback] {
+        assert_eq!(
+            game.apply(act(Color::White, answer)),
+            Err(GameError::NoTakebackOffer),
+            "only the opponent answers"
+        );
+    }
+    game.apply(act(Color::Black, Intent::DeclineTakeback))
+        .expect("the opponent refuses");
+    assert_eq!(game.takeback_offer, None);
+    assert_eq!(
+        game.apply(act(Color::Black, Intent::AcceptTakeback)),
+        Err(GameError::NoTakebackOffer)
+    );
+    // Asked again, then granted: the line before White's last turn.
+    game.apply(act(Color::White, Intent::OfferDraw))
+        .expect("a draw offer too");
+    game.apply(ask(Color::White)).expect("asked again");
+    let seq = game.seq;
+    game.apply(act(Color::Black, Intent::AcceptTakeback))
+        .expect("granted");
+    let now = format!("{:?}", (game.position, &game.moves, &game.captures));
+    assert_eq!(Some(now), snapshots.pop());
+    assert_eq!(game.seq, seq + 1, "stored like any action");
+    assert_eq!((game.takeback_offer, game.draw_offer), (None, None));
+    assert_eq!(game.position.turn(), Color::White);
+    // Black, not to move, may ask too; a step withdraws the request.
+    game.apply(ask(Color::Black))
+        .expect("Black has a turn to take back");
+    play_turn(&mut game, 0);
+    assert_eq!(game.takeback_offer, None, "a step withdraws the request");
+    assert_eq!(
+        game.apply(act(Color::White, Intent::AcceptTakeback)),
+        Err(GameError::NoTakebackOffer)
+    );
+    // Not once the game is over.
+    game.apply(act(Color::White, Intent::Resign))
+        .expect("resigns");
+    assert_eq!(game.apply(ask(Color::Black)), Err(GameError::GameOver));
+}
+
+#[test]
+fn takeback_requests_are_not_for_games_against_the_computer() {
+    let seat = ComputerSeat {
+        color: Color::Black,
+        level: Level::MIN,
+    };
+    let mut game = Game::with_computer(Position::start(), Some(seat));
+    play_turn(&mut game, 0);
+    for intent in [
+        Intent::OfferTakeback,
+        Intent::AcceptTakeback,
+        Intent::DeclineTakeback,
+    ] {
+        assert_eq!(
+            game.apply(act(Color::White, intent)),
+            Err(GameError::NotAgainstComputer)
+        );
+    }
 }

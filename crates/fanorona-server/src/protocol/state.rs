@@ -134,6 +134,8 @@ struct AfterCaptures<'a> {
     players: PerColor<PlayerView>,
     #[serde(serialize_with = "opt_color_str")]
     draw_offer: Option<Color>,
+    #[serde(serialize_with = "opt_color_str")]
+    takeback_offer: Option<Color>,
     abandoned: bool,
     rematch: PerColor<bool>,
     next_game: Option<&'a GameId>,
@@ -336,6 +338,7 @@ fn tail<'a>(game: &'a Game, live: LiveFacts<'a>) -> AfterCaptures<'a> {
         turns_since_capture: game.position.turns_since_capture(),
         players: live.players.into(),
         draw_offer: game.draw_offer,
+        takeback_offer: game.takeback_offer,
         abandoned: live.abandoned,
         rematch: game.rematch.into(),
         next_game: game.next_game.as_ref(),

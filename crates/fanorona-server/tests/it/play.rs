@@ -3,7 +3,9 @@
 
 use crate::common;
 
-use common::{start, Ws};
+use std::sync::Arc;
+
+use common::{start, start_in, TestServer, Ws};
 use fanorona::{Color, Position, Setup, Square, StepKind};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
@@ -429,5 +431,72 @@ async fn without_a_public_url_the_origin_must_be_the_requests_own_host() {
         headers.extend(origin.map(|o| ("origin", o)));
         let mut socket = Ws::connect_headers(&server, id, &headers).await;
         assert_eq!(socket.next().await["role"], role, "from {origin:?}");
+    }
+}
+
+/// Plays a whole turn for the side to move in `state`: the first legal
+/// step each time, until the other side is to move; returns the last state.
+async fn first_legal_turn(server: &TestServer, id: &str, seat: &str, mut state: Value) -> Value {
+    let mover = state["side_to_move"].clone();
+    while state["side_to_move"] == mover && state["result"].is_null() {
+        state = server
+            .play(id, seat, step_intent(&state["legal_steps"][0]))
+            .await;
+    }
+    state
+}
+
+#[tokio::test]
+async fn a_takeback_request_is_declined_then_granted_and_the_game_reloads_as_it_was() {
+    let dir = Arc::new(tempfile::tempdir().unwrap());
+    let server = start_in(dir.clone(), |_| {}).await;
+    let (id, white, black) = server.two_player_game(None).await;
+    let (status, error) = server
+        .intent(&id, &white, json!({ "type": "offer_takeback" }))
+        .await;
+    assert_eq!(
+        (status, error["code"].as_str()),
+        (StatusCode::CONFLICT, Some("nothing_to_take_back"))
+    );
+    let before = server.state(&id).await;
+    let state = first_legal_turn(&server, &id, &white, before.clone()).await;
+    let state = first_legal_turn(&server, &id, &black, state).await;
+    assert_eq!(state["moves"].as_array().unwrap().len(), 2);
+
+    let state = server
+        .play(&id, &white, json!({ "type": "offer_takeback" }))
+        .await;
+    assert_eq!(state["takeback_offer"], "white");
+    let (status, error) = server
+        .intent(&id, &white, json!({ "type": "accept_takeback" }))
+        .await;
+    assert_eq!(
+        (status, error["code"].as_str()),
+        (StatusCode::CONFLICT, Some("no_takeback_offer"))
+    );
+    let state = server
+        .play(&id, &black, json!({ "type": "decline_takeback" }))
+        .await;
+    assert_eq!(state["takeback_offer"], Value::Null);
+    assert_eq!(state["moves"].as_array().unwrap().len(), 2);
+
+    server
+        .play(&id, &white, json!({ "type": "offer_takeback" }))
+        .await;
+    let state = server
+        .play(&id, &black, json!({ "type": "accept_takeback" }))
+        .await;
+    assert_eq!(state["takeback_offer"], Value::Null);
+    assert_eq!(state["moves"], json!([]));
+    assert_eq!(state["position"], before["position"]);
+    assert_eq!(state["side_to_move"], "white");
+
+    // Stored like any action: a server started again replays the same
+    // game.
+    server.stop().await;
+    let restarted = start_in(dir, |_| {}).await;
+    let reloaded = restarted.state(&id).await;
+    for field in ["position", "moves", "seq", "takeback_offer", "side_to_move"] {
+        assert_eq!(reloaded[field], state[field], "{field}");
     }
 }
