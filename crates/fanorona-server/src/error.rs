@@ -44,6 +44,10 @@ pub enum AppError {
     /// The custom start position is not valid.
     #[error("invalid start position: {0}")]
     BadPosition(String),
+    /// A game record sent to be read is not one, or its turns do not
+    /// follow the rules.
+    #[error("this is not a game record that can be replayed: {0}")]
+    BadRecord(String),
     /// The server is shutting down or the game's task has stopped.
     #[error("the server is busy or shutting down, try again")]
     Unavailable,
@@ -120,6 +124,7 @@ impl AppError {
             AppError::WrongSecret => "wrong_secret",
             AppError::CustomStartDisabled => "custom_start_disabled",
             AppError::BadPosition(_) => "bad_position",
+            AppError::BadRecord(_) => "bad_record",
             AppError::Unavailable => "unavailable",
             AppError::DatabaseUnavailable => "database_unavailable",
             AppError::NotSaved => "not_saved",
@@ -156,7 +161,7 @@ impl AppError {
             | AppError::NotAPlayer
             | AppError::WrongSecret
             | AppError::CustomStartDisabled => StatusCode::FORBIDDEN,
-            AppError::BadPosition(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::BadPosition(_) | AppError::BadRecord(_) => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::Unavailable
             | AppError::DatabaseUnavailable
             | AppError::NotSaved

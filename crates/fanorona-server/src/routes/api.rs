@@ -26,7 +26,7 @@ use crate::{
 
 /// A JSON body whose rejection is an [`AppError`]; its headers are checked
 /// before it is read (see [`JsonBytes`]).
-pub(super) struct Body<T>(T);
+pub(super) struct Body<T>(pub(super) T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
     type Rejection = AppError;

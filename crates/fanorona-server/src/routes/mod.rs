@@ -47,6 +47,7 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/games/{id}/join", post(api::join_game))
         .route("/api/games/{id}/intents", post(api::post_intent))
         .route("/api/games/{id}/record", get(record::get_record))
+        .route("/api/records", post(record::read_record))
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .route("/api/steps", get(steps::get_steps))
         .route("/metrics", get(metrics::metrics))

@@ -3,6 +3,9 @@
 //! anyone with the game's link. The sentences in its header come from the
 //! catalog of the request's language, as the page would say them; the
 //! tags' names are the format's, the same in every language.
+//!
+//! `POST /api/records`: a record read back and replayed by the rules, turn
+//! by turn, for a page that steps through it. Nothing is stored.
 
 use std::time::{Duration, UNIX_EPOCH};
 
@@ -10,14 +13,19 @@ use axum::{
     extract::State,
     http::header,
     response::{IntoResponse, Response},
+    Json,
 };
-use fanorona::{Color, Record, Score, TagError, Turn};
+use fanorona::{Color, Record, Score, Square, TagError, Turn};
+use serde::{Deserialize, Serialize};
 
-use super::i18n::{fill, Catalog, Choice};
+use super::{
+    api::Body,
+    i18n::{fill, Catalog, Choice},
+};
 use crate::{
     error::AppError,
     extract::GamePath,
-    game::GameResult,
+    game::{Action, Game, GameResult, Intent},
     hub::{Hub, RecordFacts},
     ids::GameId,
 };
@@ -47,6 +55,95 @@ pub(super) async fn get_record(
         .into_response();
     choice.label(response.headers_mut());
     Ok(response)
+}
+
+/// `POST /api/records`: the record to read.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ReadRecord {
+    record: String,
+}
+
+/// A record read back: its tags in their order, its start, and each turn
+/// with the position after it.
+#[derive(Debug, Serialize)]
+pub(super) struct RecordView {
+    tags: Vec<(String, String)>,
+    start_position: String,
+    turns: Vec<TurnView>,
+    /// The position after the last turn.
+    position: String,
+    /// `1-0`, `0-1`, `1/2-1/2`, `*`, or `null` without a `Result` tag.
+    result: Option<&'static str>,
+}
+
+/// One turn of a record, as the rules played it.
+#[derive(Debug, Serialize)]
+struct TurnView {
+    notation: String,
+    /// The points the stone stood on, its start first.
+    path: Vec<String>,
+    /// The stones the turn took, in order.
+    captured: Vec<String>,
+    /// The position after the turn.
+    position: String,
+}
+
+/// Reads a record and replays it: every turn is played step by step as a
+/// game plays a player's steps, so a turn the rules refuse is refused here
+/// with the game's reason.
+pub(super) async fn read_record(Body(req): Body<ReadRecord>) -> Result<Json<RecordView>, AppError> {
+    let bad = |detail: String| AppError::BadRecord(detail);
+    let record: Record = req.record.parse().map_err(|e| bad(format!("{e}")))?;
+    let start = record.start().map_err(|e| bad(format!("its start: {e}")))?;
+    let mut game = Game::new(start);
+    let mut turns = Vec::with_capacity(record.turns().len());
+    for (n, turn) in record.turns().iter().enumerate() {
+        let refused = |why: String| bad(format!("turn {}: {why}", n + 1));
+        if game.result.is_some() {
+            return Err(refused("the game was already over".into()));
+        }
+        let by = game.position.turn();
+        for step in turn.steps() {
+            let step =
+                step.ok_or_else(|| refused("a step that is not a line of the board".into()))?;
+            let intent = Intent::Step {
+                from: step.from(),
+                to: step.to(),
+                kind: step.kind(),
+            };
+            game.apply(Action { by, intent })
+                .map_err(|e| refused(e.to_string()))?;
+        }
+        if game.current.is_some() {
+            game.apply(Action {
+                by,
+                intent: Intent::EndTurn,
+            })
+            .map_err(|e| refused(e.to_string()))?;
+        }
+        let names = |squares: &[Square]| squares.iter().map(ToString::to_string).collect();
+        let (path, captured) = match &game.last {
+            Some(last) => (names(&last.path()), names(&last.captured)),
+            None => (Vec::new(), Vec::new()),
+        };
+        turns.push(TurnView {
+            notation: turn.to_string(),
+            path,
+            captured,
+            position: game.position.to_string(),
+        });
+    }
+    Ok(Json(RecordView {
+        tags: record
+            .tags()
+            .map(|(name, value)| (name.to_owned(), value.to_owned()))
+            .collect(),
+        start_position: start.to_string(),
+        turns,
+        position: game.position.to_string(),
+        result: record.score().map(Score::token),
+    }))
 }
 
 /// The record of a game: its header, its sentences from `catalog`, then

@@ -1,6 +1,7 @@
 //! `GET /api/games/{id}/record`: the text record of a game, running or
 //! finished, for anyone with the game's link; it replays with the rules
-//! crate to the position the game's state shows.
+//! crate to the position the game's state shows. `POST /api/records`
+//! reads such a record back, turn by turn.
 
 use crate::common;
 
@@ -277,4 +278,86 @@ async fn an_unknown_game_has_no_record() {
         assert_eq!(body["code"], "game_not_found");
     }
     server.stop().await;
+}
+
+/// Posts `body` to `/api/records`.
+async fn read_back(server: &TestServer, body: &Value) -> (StatusCode, Value) {
+    server.post("/api/records", &body.to_string(), None).await
+}
+
+#[tokio::test]
+async fn a_downloaded_record_reads_back_turn_by_turn_to_the_game_as_it_was() {
+    let server = start().await;
+    let (id, white, black) = server.two_player_game(None).await;
+    let state = play_turns(&server, &id, [&white, &black], 8).await;
+    let (_, _, _, text) = fetch(&server, &id).await;
+    let (status, read) = read_back(&server, &json!({ "record": text })).await;
+    assert_eq!(status, StatusCode::OK, "{read}");
+    let notations: Vec<&Value> = read["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|turn| &turn["notation"])
+        .collect();
+    assert_eq!(json!(notations), state["moves"]);
+    assert_eq!(read["turns"].as_array().unwrap().len(), 8);
+    // What each turn took is what the game says it took (the state
+    // writes each turn's points as one string).
+    let taken: Vec<String> = read["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|turn| {
+            let points = turn["captured"].as_array().unwrap().iter();
+            points.map(|p| p.as_str().unwrap()).collect()
+        })
+        .collect();
+    assert_eq!(json!(taken), state["captures"]);
+    assert_eq!(read["position"], state["position"]);
+    assert_eq!(read["turns"][7]["position"], state["position"]);
+    assert_eq!(read["start_position"], state["start_position"]);
+    assert_eq!(read["result"], "*");
+    let tags = read["tags"].as_array().unwrap();
+    assert_eq!(tags[0][0], "Site");
+    assert!(tags.iter().any(|tag| tag[0] == "White"));
+    // Nothing was created: the same game is still the only one here.
+    assert_eq!(server.state(&id).await["seq"], state["seq"]);
+}
+
+#[tokio::test]
+async fn the_documented_record_reads_back_as_documented() {
+    let server = start().await;
+    let request: Value = serde_json::from_str(&common::doc_blocks("read-record")[0]).unwrap();
+    let answer: Value = serde_json::from_str(&common::doc_blocks("read-record-answer")[0]).unwrap();
+    assert_eq!(read_back(&server, &request).await, (StatusCode::OK, answer));
+}
+
+#[tokio::test]
+async fn a_record_that_is_not_one_or_breaks_the_rules_is_refused_with_its_reason() {
+    let server = start().await;
+    for (record, says) in [
+        ("hello", "line 1"),
+        ("1. d3-e3A\n2. d3-e3A\n", "turn 2"),
+        ("[Position \"BBBBBBBBB/9/9/9/WWWWWWWWW w 0\"]\n", "Position"),
+        (
+            "[Position \"........./........./........./........./WWWWWWWWW w 0\"]\n",
+            "start",
+        ),
+        ("1. d3-e3A\n2. d3-e3P\n", "turn 2"),
+    ] {
+        let (status, error) = read_back(&server, &json!({ "record": record })).await;
+        assert_eq!(
+            (status, error["code"].as_str()),
+            (StatusCode::UNPROCESSABLE_ENTITY, Some("bad_record")),
+            "{record:?}: {error}"
+        );
+        let message = error["message"].as_str().unwrap();
+        assert!(message.contains(says), "{record:?}: {message}");
+    }
+    let (status, error) = read_back(&server, &json!({ "text": "1. d3-e3A" })).await;
+    assert_eq!(
+        (status, error["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("bad_message")),
+        "{error}"
+    );
 }
