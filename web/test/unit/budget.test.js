@@ -90,6 +90,15 @@ test('the rules page with all its assets stays under 60 KB compressed', () => {
   }
 });
 
+test('the replay page with all its assets stays under 40 KB compressed', () => {
+  const files = assets('replay.html');
+  assert.ok(files.includes('js/replay.js') && files.includes('js/render.js') && files.includes('css/replay.css'), files.join());
+  for (const lang of Object.keys(CATALOGS)) {
+    const total = files.reduce((n, f) => n + sentSize(f, lang), 0);
+    assert.ok(total <= 40 * 1024, `replay page in ${lang} is ${total} bytes compressed`);
+  }
+});
+
 test('the pages without a board load no script: the server wrote them in their language', () => {
   for (const page of ['message.html', 'which-rules.html']) {
     const html = readPage(page);

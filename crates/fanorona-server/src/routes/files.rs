@@ -246,10 +246,11 @@ mod tests {
     }
 
     /// The pages and the head every one of them starts with.
-    const PAGES: [&str; 6] = [
+    const PAGES: [&str; 7] = [
         "index.html",
         "rules.html",
         "which-rules.html",
+        "replay.html",
         "game.html",
         "invite.html",
         "message.html",
