@@ -204,14 +204,21 @@ export function resultTitle(state, t) {
 }
 
 function renderMoves(els, state, t) {
-  const moves = state.game ? state.game.moves : [];
+  const g = state.game;
+  const moves = g ? g.moves : [];
   const list = els.moves;
+  // The list follows the game while it is scrolled to its end: a player
+  // who scrolled back keeps their place.
+  const following = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+  const doc = list.ownerDocument;
+  let partial = list.querySelector('.partial');
+  partial?.remove();
   while (list.children.length > moves.length) list.lastElementChild.remove();
   for (let i = 0; i < moves.length; i++) {
     let li = list.children[i];
     if (!li) {
-      li = list.ownerDocument.createElement('li');
-      const b = list.ownerDocument.createElement('button');
+      li = doc.createElement('li');
+      const b = doc.createElement('button');
       b.type = 'button';
       b.className = 'move';
       b.dataset.ply = String(i + 1);
@@ -227,6 +234,28 @@ function renderMoves(els, state, t) {
     if (current) b.setAttribute('aria-current', 'step');
     else b.removeAttribute('aria-current');
   }
+  // The turn a capture chain is playing, as it grows.
+  if (g && g.chain) {
+    if (!partial) {
+      partial = doc.createElement('li');
+      partial.className = 'partial';
+      partial.innerHTML = '<span class="move"></span><span class="visually-hidden"></span>';
+    }
+    setText(partial.firstChild, g.chain.notation);
+    setText(partial.lastChild, t('game.inProgress'));
+    list.append(partial);
+  }
+  // Browsing keeps the turn shown in view; back to the game, the list
+  // follows again.
+  const ply = state.browse ?? '';
+  if (ply === '' && (following || list.dataset.at)) list.scrollTop = list.scrollHeight;
+  else if (ply && String(ply) !== list.dataset.at) {
+    // Within the list only: the page stays where it is.
+    const box = list.getBoundingClientRect();
+    const item = list.children[ply - 1].getBoundingClientRect();
+    list.scrollTop += Math.min(0, item.top - box.top) + Math.max(0, item.bottom - box.bottom);
+  }
+  list.dataset.at = ply;
   show(els.noMoves, moves.length === 0);
   const last = state.plies.length - 1;
   const at = state.browse === null ? last : state.browse;
