@@ -266,6 +266,24 @@ function renderMoves(els, state, t) {
 }
 
 /**
+ * The tab's title: for a seated player, first what needs them ("Your
+ * turn · Fanorona game"), and whether the icon carries a dot; else, and
+ * on the opponent's turn, the plain title.
+ * @param {import('./state.js').ViewState} state
+ * @param {boolean} joined the friend has just joined (no move since)
+ * @param {(key: string, params?: object) => string} t
+ * @returns {{title: string, dot: boolean}}
+ */
+export function tabTitle(state, joined, t) {
+  const g = state.game;
+  const plain = t('game.doctitle');
+  const key = !g || g.result || !isPlayer(state) ? ''
+    : g.drawOffer && g.drawOffer !== state.role ? 'game.tabDraw'
+      : joined ? 'game.tabJoined' : isMyTurn(state) ? 'game.yourTurn' : '';
+  return { title: key ? `${t(key)} · ${plain}` : plain, dot: Boolean(key) };
+}
+
+/**
  * Brings the panel up to date.
  * @param {ReturnType<typeof panelElements>} els
  * @param {import('./state.js').ViewState} state
