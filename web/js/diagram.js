@@ -44,8 +44,7 @@ export function drawDiagrams(root) {
     const dom = createBoard(host, {
       interactive: false,
       label: host.getAttribute('aria-label') || undefined,
-      // data-coords="edge": centred in the board's margins.
-      coordinates: host.getAttribute('data-coords') === 'edge' ? 'edge' : host.hasAttribute('data-coords'),
+      coordinates: host.hasAttribute('data-coords'),
     });
     // The wrapper is no longer the image: the drawing is.
     host.removeAttribute('aria-label');

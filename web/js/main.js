@@ -8,6 +8,7 @@ import { pageTranslator, pageLang, keepPlace } from './i18n.js';
 import {
   createState, receiveWelcome, receiveState, receiveError, receiveHint, setLink, gameNotFound, setSound, setInviteLink,
   boardView, dragView, bottomColor, movableStones, isMyTurn, isPlayer, sideOfTurn, drawOfferNews, Link,
+  waitingForFriend,
 } from './state.js';
 import { createBoard, renderBoard, renderDrag, createScheduler } from './render.js';
 import { interpret, bindPointer, bindKeyboard, bindHistoryKeys, Input } from './input.js';
@@ -16,7 +17,7 @@ import {
   readServerMessage, stepMessage, simpleMessage, levelMessage, gameFromLocation, socketUrl, stateUrl, gamePath,
   ClientType, LEVELS, sameGameRequest, recordUrl, readCreated, readError,
 } from './protocol.js';
-import { panelElements, renderPanel, fillLevels } from './panel.js';
+import { panelElements, renderPanel, fillLevels, tabTitle } from './panel.js';
 import { createSound } from './sound.js';
 import { copyText, copyString } from './copy.js';
 import { bindInvitation } from './invitation.js';
@@ -38,6 +39,9 @@ const board = createBoard(document.getElementById('board'), {
   label: t('game.boardLabel'), choices: document.getElementById('line-choice'),
 });
 const live = document.getElementById('live');
+const icon = document.querySelector('link[rel=icon]');
+// The number of turns played when the friend joined, while this page saw it.
+let joinedAt = -1;
 
 // Set once, when the board first shows a position from the server: the
 // end of the first load that web/perf/first-load.mjs measures.
@@ -58,6 +62,15 @@ function update(next) {
   if (next === state) return;
   state = next;
   draw();
+  retitle();
+}
+
+// The tab, at once: a tab in the background draws no frames.
+function retitle() {
+  const tab = tabTitle(state, joinedAt === state.game?.moves.length, t);
+  if (document.title !== tab.title) document.title = tab.title;
+  const href = tab.dot ? '/favicon-turn.svg' : '/favicon.svg';
+  if (icon.getAttribute('href') !== href) icon.setAttribute('href', href);
 }
 
 function say(text) {
@@ -139,6 +152,10 @@ function afterState(before) {
   const news = drawOfferNews(old, g, state.role);
   if (news === 'offered') say(t('say.drawOffered'));
   if (news === 'declined') say(t('say.drawDeclined'));
+  if (old && waitingForFriend(before) && !waitingForFriend(state)) {
+    joinedAt = g.moves.length;
+    retitle();
+  }
   if (old && g.moves.length > old.moves.length) {
     const move = g.moves[g.moves.length - 1];
     const mover = sideOfTurn(g, g.moves.length - 1);

@@ -43,6 +43,8 @@ export function panelElements(doc) {
     computerActions: $('computer-actions'), takeback: $('takeback'), askHint: $('ask-hint'),
     levelChoice: $('level-choice'), level: $('level'),
     record: $('record'), newGame: $('new-game'),
+    // A mouse or a keyboard clicks where a finger taps.
+    touch: doc.defaultView.matchMedia('(pointer: coarse)').matches,
   };
 }
 
@@ -171,9 +173,9 @@ function turnLine(state, t) {
   return t('game.sideToMove', { color: t(`color.${g.turn}`) });
 }
 
-function hintLine(state, t) {
+function hintLine(state, t, touch) {
   if (state.notice) {
-    const text = t(state.notice.key);
+    const text = t(state.notice.key === 'game.hint.chooseLine' && !touch ? 'game.hint.chooseLineClick' : state.notice.key);
     return text === state.notice.key ? state.notice.fallback || t('error.unknown') : text;
   }
   if (!canAct(state)) return state.role === 'spectator' && state.game && !state.game.result ? t('game.watching') : '';
@@ -183,7 +185,7 @@ function hintLine(state, t) {
   }
   if (state.game.chain) return t('game.hint.chain');
   switch (mode(state)) {
-    case Mode.Choosing: return t('game.hint.chooseLine');
+    case Mode.Choosing: return t(touch ? 'game.hint.chooseLine' : 'game.hint.chooseLineClick');
     case Mode.Selected: return t('game.hint.selected');
     default: return mustCapture(state) ? t('game.hint.mustCapture') : t('game.hint.move');
   }
@@ -204,14 +206,21 @@ export function resultTitle(state, t) {
 }
 
 function renderMoves(els, state, t) {
-  const moves = state.game ? state.game.moves : [];
+  const g = state.game;
+  const moves = g ? g.moves : [];
   const list = els.moves;
+  // The list follows the game while it is scrolled to its end: a player
+  // who scrolled back keeps their place.
+  const following = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+  const doc = list.ownerDocument;
+  let partial = list.querySelector('.partial');
+  partial?.remove();
   while (list.children.length > moves.length) list.lastElementChild.remove();
   for (let i = 0; i < moves.length; i++) {
     let li = list.children[i];
     if (!li) {
-      li = list.ownerDocument.createElement('li');
-      const b = list.ownerDocument.createElement('button');
+      li = doc.createElement('li');
+      const b = doc.createElement('button');
       b.type = 'button';
       b.className = 'move';
       b.dataset.ply = String(i + 1);
@@ -227,6 +236,28 @@ function renderMoves(els, state, t) {
     if (current) b.setAttribute('aria-current', 'step');
     else b.removeAttribute('aria-current');
   }
+  // The turn a capture chain is playing, as it grows.
+  if (g && g.chain) {
+    if (!partial) {
+      partial = doc.createElement('li');
+      partial.className = 'partial';
+      partial.innerHTML = '<span class="move"></span><span class="visually-hidden"></span>';
+    }
+    setText(partial.firstChild, g.chain.notation);
+    setText(partial.lastChild, t('game.inProgress'));
+    list.append(partial);
+  }
+  // Browsing keeps the turn shown in view; back to the game, the list
+  // follows again.
+  const ply = state.browse ?? '';
+  if (ply === '' && (following || list.dataset.at)) list.scrollTop = list.scrollHeight;
+  else if (ply && String(ply) !== list.dataset.at) {
+    // Within the list only: the page stays where it is.
+    const box = list.getBoundingClientRect();
+    const item = list.children[ply - 1].getBoundingClientRect();
+    list.scrollTop += Math.min(0, item.top - box.top) + Math.max(0, item.bottom - box.bottom);
+  }
+  list.dataset.at = ply;
   show(els.noMoves, moves.length === 0);
   const last = state.plies.length - 1;
   const at = state.browse === null ? last : state.browse;
@@ -234,6 +265,24 @@ function renderMoves(els, state, t) {
   els.histNext.disabled = els.histLast.disabled = state.browse === null;
   show(els.viewing, state.browse !== null);
   if (state.browse !== null) setText(els.viewing.firstElementChild, t('game.viewing', { n: state.browse, total: last }));
+}
+
+/**
+ * The tab's title: for a seated player, first what needs them ("Your
+ * turn · Fanorona game"), and whether the icon carries a dot; else, and
+ * on the opponent's turn, the plain title.
+ * @param {import('./state.js').ViewState} state
+ * @param {boolean} joined the friend has just joined (no move since)
+ * @param {(key: string, params?: object) => string} t
+ * @returns {{title: string, dot: boolean}}
+ */
+export function tabTitle(state, joined, t) {
+  const g = state.game;
+  const plain = t('game.doctitle');
+  const key = !g || g.result || !isPlayer(state) ? ''
+    : g.drawOffer && g.drawOffer !== state.role ? 'game.tabDraw'
+      : joined ? 'game.tabJoined' : isMyTurn(state) ? 'game.yourTurn' : '';
+  return { title: key ? `${t(key)} · ${plain}` : plain, dot: Boolean(key) };
 }
 
 /**
@@ -257,7 +306,7 @@ export function renderPanel(els, state, t) {
   setText(els.turn, turn);
   show(els.turn, turn !== '');
   els.turn.classList.toggle('mine', isMyTurn(state));
-  setText(els.hint, hintLine(state, t));
+  setText(els.hint, hintLine(state, t, els.touch));
   els.hint.classList.toggle('error', Boolean(state.notice && state.notice.error));
   const g = state.game;
   const quiet = g ? g.turnsSinceCapture : 0;
@@ -281,7 +330,9 @@ export function renderPanel(els, state, t) {
   // A refused offer stays said until the next move or offer.
   show(els.drawDeclined, Boolean(playing && !computer && !g.drawOffer && state.drawDeclinedAt === g.moves.length));
   show(els.claim, claimable(state));
-  show(els.offerDraw, playing && !computer && !offeredToMe && !state.resignConfirm);
+  // Nothing to offer, save or copy before the first move.
+  const begun = Boolean(g && g.moves.length);
+  show(els.offerDraw, playing && begun && !computer && !offeredToMe && !state.resignConfirm);
   els.offerDraw.disabled = Boolean(g && g.drawOffer === state.role);
   setText(els.offerDraw, t(g && g.drawOffer === state.role ? 'game.drawOffered' : 'game.offerDraw'));
   show(els.resign, playing && !state.resignConfirm);
@@ -291,11 +342,11 @@ export function renderPanel(els, state, t) {
   // Anyone may start another game once this one is over, and save or
   // copy its record at any time once it has begun.
   show(els.newGame, Boolean(g && g.result));
-  show(els.record, Boolean(g) && !waiting);
+  show(els.record, begun && !waiting);
   const askedRematch = Boolean(finished && g.rematch[state.role]);
   els.rematch.disabled = askedRematch;
   setText(els.rematch, t(askedRematch ? 'game.rematchAsked' : computer ? 'game.playAgain' : 'game.rematch'));
-  renderComputerActions(els, state);
+  renderComputerActions(els, state, t);
   setText(els.sound, t(state.soundOn ? 'game.soundOn' : 'game.soundOff'));
   els.sound.setAttribute('aria-pressed', String(state.soundOn));
   show(els.seat, Boolean(state.seatLink));
@@ -303,11 +354,15 @@ export function renderPanel(els, state, t) {
   renderMoves(els, state, t);
 }
 
-function renderComputerActions(els, state) {
+function renderComputerActions(els, state, t) {
   const mine = againstComputer(state) && isPlayer(state);
-  show(els.computerActions, mine);
+  const over = Boolean(mine && state.game.result);
+  // After the end, no hint; a takeback, if any, says that the game goes on.
+  show(els.computerActions, mine && (!over || canTakeBack(state)));
   show(els.levelChoice, mine);
   if (!mine) return;
+  show(els.askHint, !over);
+  setText(els.takeback, t(over ? 'game.takebackPlayOn' : 'game.takeback'));
   els.takeback.disabled = !canTakeBack(state);
   els.askHint.disabled = !canAskHint(state);
   els.endTurn.classList.toggle('hinted', Boolean(state.hint && state.hint.endTurn && canAct(state)));

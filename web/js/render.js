@@ -26,11 +26,10 @@ const BG = { x: 3 - PAD, y: 3 - PAD, width: WIDTH + 2 * PAD - 6, height: HEIGHT 
 /**
  * Creates the board's SVG inside a container. With `choices`, an element
  * near the board, two buttons there name the lines a step can take.
- * Coordinates are drawn by default in the corner of the points of the
- * bottom row and the left column; `coordinates: 'edge'` centres them in
- * the board's margins instead, for the rules page's larger letters.
+ * Coordinates are drawn by default in the board's margins, each letter
+ * centred under its column and each number beside its row.
  * @param {Element} container
- * @param {{interactive?: boolean, label?: string, coordinates?: boolean|'edge', choices?: Element}} [options]
+ * @param {{interactive?: boolean, label?: string, coordinates?: boolean, choices?: Element}} [options]
  * @returns {BoardDom}
  */
 export function createBoard(container, options = {}) {
@@ -56,7 +55,6 @@ export function createBoard(container, options = {}) {
   const dom = {
     svg, interactive, points: new Map(), bottom: null, last: null,
     coords, trail, choice, drag, dragStone: null, showCoords: options.coordinates !== false,
-    edgeCoords: options.coordinates === 'edge',
     trailLines: el('path', { class: 'arrow-lines' }, trail),
     trailHeads: el('path', { class: 'arrow-heads' }, trail),
     choices: options.choices || null,
@@ -112,17 +110,15 @@ function place(dom, bottom) {
   }
   dom.coords.replaceChildren();
   if (!dom.showCoords) return;
-  // At the edge: under each column and left of each row, centred.
-  const edge = dom.edgeCoords ? { 'text-anchor': 'middle', 'dominant-baseline': 'central' } : {};
+  // Under each column and left of each row, centred.
+  const centred = { 'text-anchor': 'middle', 'dominant-baseline': 'central', class: 'coord' };
   for (let f = 0; f < FILES; f++) {
     const { x } = toSvg(squareName(f, 0), bottom);
-    const at = dom.edgeCoords ? { x, y: HEIGHT - 3 } : { x: x + 30, y: HEIGHT + 2 };
-    el('text', { ...at, ...edge, class: 'coord' }, dom.coords).textContent = 'abcdefghi'[f];
+    el('text', { x, y: HEIGHT - 3, ...centred }, dom.coords).textContent = 'abcdefghi'[f];
   }
   for (let r = 0; r < RANKS; r++) {
     const { y } = toSvg(squareName(0, r), bottom);
-    const at = dom.edgeCoords ? { x: 0, y } : { x: -2, y: y - 24 };
-    el('text', { ...at, ...edge, class: 'coord' }, dom.coords).textContent = String(r + 1);
+    el('text', { x: 0, y, ...centred }, dom.coords).textContent = String(r + 1);
   }
 }
 

@@ -49,7 +49,7 @@ class TryIt {
     this.els = Object.fromEntries(['task', 'board', 'choices', 'says', 'end', 'again']
       .map((name) => [name, host.querySelector(`.try-${name}`)]));
     this.board = createBoard(this.els.board, {
-      label: t('rules.try.board'), choices: this.els.choices, coordinates: 'edge',
+      label: t('rules.try.board'), choices: this.els.choices,
     });
     if (this.els.task && this.els.task.id) this.board.svg.setAttribute('aria-describedby', this.els.task.id);
     this.state = null;

@@ -145,7 +145,7 @@ async function desktopGame(colorScheme) {
   const friend = await open(path(created.invite_link));
   await pressJoin(friend.page);
   await waitText(watched.page, '#turn', /^Your turn$/);
-  await watched.page.waitForSelector('#offer-draw:not([hidden])');
+  await watched.page.waitForSelector('#resign:not([hidden])');
   return { ...watched, context, friend };
 }
 
@@ -157,7 +157,7 @@ test('at 1280x800 the board is large, nothing scrolls sideways and the controls 
   const view = page.viewportSize();
   assert.ok(board.width >= 0.6 * view.width, `the board is ${Math.round(board.width)} px wide in ${view.width}`);
   assert.ok(board.height >= 0.55 * view.height, `the board is ${Math.round(board.height)} px high in ${view.height}`);
-  for (const sel of ['svg.board', '#player-top', '#player-bottom', '#turn', '#hint', '#flip', '#sound', '#offer-draw', '#resign']) {
+  for (const sel of ['svg.board', '#player-top', '#player-bottom', '#turn', '#hint', '#flip', '#sound', '#resign']) {
     const b = await box(sel);
     assert.ok(b, `${sel} is shown`);
     assert.ok(b.y >= 0 && b.y + b.height <= view.height, `${sel} lies within the window (${Math.round(b.y)}..${Math.round(b.y + b.height)} of ${view.height})`);

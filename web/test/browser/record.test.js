@@ -169,7 +169,7 @@ test('a player of a finished game sees New game beside Rematch; between friends 
   const { page } = people.black;
   await page.waitForSelector('#rematch:not([hidden])');
   await page.waitForSelector('#new-game:not([hidden])');
-  const order = await page.$$eval('.game-actions > :not([hidden])', (nodes) => nodes.map((n) => n.id));
+  const order = await page.$$eval('#result .result-actions > :not([hidden])', (nodes) => nodes.map((n) => n.id));
   assert.equal(order.indexOf('new-game'), order.indexOf('rematch') + 1, `${order}`);
   await Promise.all([page.waitForURL(`${site.server.url}/`), page.click('#new-game')]);
   await page.waitForSelector('#start-form', { state: 'attached' });

@@ -55,3 +55,22 @@ test('the stone counts are words: one stone, 22 stones', async () => {
   assert.equal(stoneCount(last.board, 'black', t), '2 stones');
   assert.equal(stoneCount(null, 'white', t), '', 'nothing before the board is known');
 });
+
+test('the tab says what needs a seated player, and nothing on the opponent\'s turn or to a spectator', async () => {
+  const { tabTitle } = await import('../../js/panel.js');
+  const t = translatorFor('en');
+  const plain = { title: 'Fanorona game', dot: false };
+  assert.deepEqual(tabTitle(as('white'), false, t), { title: 'Your turn · Fanorona game', dot: true });
+  assert.deepEqual(tabTitle(as('black'), false, t), plain, 'the opponent\'s turn');
+  assert.deepEqual(tabTitle(as('spectator'), false, t), plain);
+  assert.deepEqual(tabTitle(createState(), false, t), plain, 'before the first state');
+  assert.deepEqual(tabTitle(as('black'), true, t), { title: 'Your friend joined · Fanorona game', dot: true });
+  assert.deepEqual(tabTitle(as('spectator'), true, t), plain);
+  const offered = { side_to_move: 'black', draw_offer: 'white' };
+  assert.deepEqual(tabTitle(as('black', offered), false, t), { title: 'Draw offered · Fanorona game', dot: true });
+  assert.deepEqual(tabTitle(as('white', offered), false, t), plain, 'not to the one who offers');
+  const waiting = { players: { white: { joined: true, connected: true }, black: { joined: false, connected: false } } };
+  assert.deepEqual(tabTitle(as('white', waiting), false, t), plain, 'no turn before the friend joins');
+  assert.deepEqual(tabTitle(as('white', { result: { winner: 'white', reason: 'resignation' } }), false, t), plain);
+  assert.deepEqual(tabTitle(as('white'), false, translatorFor('fr')), { title: 'À vous de jouer · Partie de fanorona', dot: true });
+});
