@@ -1,15 +1,14 @@
 // Input: the page's named-state machine (locked, idle, selected, choosing
 // a capture line), and the pointer and keyboard bindings that feed it.
 // Every user event, on the board or in the panel, goes through
-// `interpret`, which picks the one transition of state.js that the event
+// `interpret`, which picks the one transition of the state-*.js files that the event
 // makes in the current mode. `interpret` is pure; the bind functions touch
 // the DOM and each returns the function that undoes it.
 
-import {
-  Mode, mode, tapWhileIdle, tapWhileSelected, tapWhileChoosing, drop, cancel, endTurn,
-  hover, grab, moveDrag, endDrag, flip, browseBy, browseTo, askResign, keepPlaying, resign, setSound,
-  takeBack, askHint, chooseLevel,
-} from './state.js';
+import { Mode } from './state-core.js';
+import { mode } from './state-queries.js';
+import { tapWhileIdle, tapWhileSelected, tapWhileChoosing, drop, cancel, endTurn, hover, grab, moveDrag, endDrag } from './state-board.js';
+import { flip, browseBy, browseTo, askResign, keepPlaying, resign, setSound, takeBack, askHint, chooseLevel } from './state-actions.js';
 import { fromSvg, screenNeighbour } from './geometry.js';
 
 /** Events the machine understands. */
@@ -53,7 +52,7 @@ const ALWAYS = Object.freeze({
 /**
  * The machine: for each mode, what each event does. Every handler returns
  * {state, intent}; intent is null or the message to send. Each handler is
- * the one transition its event makes in its mode: state.js does not look
+ * the one transition its event makes in its mode: the state does not look
  * at the mode again.
  */
 const MACHINE = Object.freeze({
@@ -83,9 +82,9 @@ const MACHINE = Object.freeze({
 
 /**
  * Runs one input event through the machine.
- * @param {import('./state.js').ViewState} state
+ * @param {import('./state-core.js').ViewState} state
  * @param {{type: string, square?: string|null, from?: string, to?: string|null}} event
- * @returns {{state: import('./state.js').ViewState, intent: object|null}}
+ * @returns {{state: import('./state-core.js').ViewState, intent: object|null}}
  */
 export function interpret(state, event) {
   const handler = MACHINE[mode(state)][event.type];

@@ -6,7 +6,8 @@
 
 import { readSteps } from './protocol.js';
 import { turnPath } from './position.js';
-import { Mode, mode } from './state.js';
+import { Mode } from './state-core.js';
+import { mode } from './state-queries.js';
 
 /**
  * What a board asks for, from its element's data attributes: the
@@ -140,7 +141,7 @@ const EXPLAINED = Object.freeze({
 /**
  * The line under a board: the verdict once the turn is over, else what
  * was just refused and why, else what to do next.
- * @param {import('./state.js').ViewState} state
+ * @param {import('./state-core.js').ViewState} state
  * @param {Verdict|null} verdict
  * @returns {{key: string, params?: object, tone: 'right'|'wrong'|''}}
  */

@@ -1,15 +1,15 @@
 // The game page: reads the address, connects to the game, and ties the
 // state, the drawing and the input together. Every user event goes through
 // one dispatch: the input machine (input.js) picks the transition
-// (state.js), and the drawing reads the state alone. This file only wires
+// (the state-*.js files), and the drawing reads the state alone. This file only wires
 // and does what a state cannot: send, play sounds, speak, remember.
 
 import { pageTranslator, pageLang, keepPlace } from './i18n.js';
-import {
-  createState, receiveWelcome, receiveState, receiveError, receiveHint, setLink, gameNotFound, setSound, setInviteLink,
-  boardView, dragView, bottomColor, movableStones, isMyTurn, isPlayer, sideOfTurn, drawOfferNews, Link,
-  waitingForFriend,
-} from './state.js';
+import { createState, Link } from './state-core.js';
+import { bottomColor, movableStones, isMyTurn, isPlayer, sideOfTurn, drawOfferNews, waitingForFriend } from './state-queries.js';
+import { receiveWelcome, receiveState, receiveError, receiveHint, setLink, gameNotFound } from './state-server.js';
+import { setSound, setInviteLink } from './state-actions.js';
+import { boardView, dragView } from './state-draw.js';
 import { createBoard, renderBoard, renderDrag, createScheduler } from './render.js';
 import { interpret, bindPointer, bindKeyboard, bindHistoryKeys, Input } from './input.js';
 import { connect, Status } from './connection.js';

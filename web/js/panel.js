@@ -2,10 +2,8 @@
 // turn it is, the hint line, the quiet-turn counter, the move list, the
 // result and the buttons. Reads state, writes the DOM; changes no state.
 
-import {
-  isPlayer, isMyTurn, canAct, mustCapture, bottomColor, sideOfTurn, Link, mode, Mode, waitingForFriend,
-  againstComputer, computerThinking, canTakeBack, canAskHint, shownLevel,
-} from './state.js';
+import { Link, Mode } from './state-core.js';
+import { isPlayer, isMyTurn, canAct, mustCapture, bottomColor, sideOfTurn, mode, waitingForFriend, againstComputer, computerThinking, canTakeBack, canAskHint, shownLevel } from './state-queries.js';
 import { countStones, parsePosition } from './position.js';
 import { EndReason } from './protocol.js';
 
@@ -99,7 +97,7 @@ export function stoneCount(board, color, t) {
 
 /**
  * The page's heading: what this game is to the person looking at it.
- * @param {import('./state.js').ViewState} state
+ * @param {import('./state-core.js').ViewState} state
  * @param {(key: string, params?: object) => string} t
  */
 export function pageHeading(state, t) {
@@ -131,7 +129,7 @@ function renderPlayer(p, color, state, t) {
 /**
  * The stones a side has taken: how many of the other colour's have left
  * the board shown since the game's start.
- * @param {import('./state.js').ViewState} state
+ * @param {import('./state-core.js').ViewState} state
  * @param {'white'|'black'} color
  * @returns {number}
  */
@@ -271,7 +269,7 @@ function renderMoves(els, state, t) {
  * The tab's title: for a seated player, first what needs them ("Your
  * turn · Fanorona game"), and whether the icon carries a dot; else, and
  * on the opponent's turn, the plain title.
- * @param {import('./state.js').ViewState} state
+ * @param {import('./state-core.js').ViewState} state
  * @param {boolean} joined the friend has just joined (no move since)
  * @param {(key: string, params?: object) => string} t
  * @returns {{title: string, dot: boolean}}
@@ -288,7 +286,7 @@ export function tabTitle(state, joined, t) {
 /**
  * Brings the panel up to date.
  * @param {ReturnType<typeof panelElements>} els
- * @param {import('./state.js').ViewState} state
+ * @param {import('./state-core.js').ViewState} state
  * @param {(key: string, params?: object) => string} t
  */
 export function renderPanel(els, state, t) {
@@ -373,7 +371,7 @@ function renderComputerActions(els, state, t) {
 /**
  * Whether this player may claim the win: the server says the opponent,
  * who is to move, has been away long enough (`abandoned`).
- * @param {import('./state.js').ViewState} state
+ * @param {import('./state-core.js').ViewState} state
  */
 export function claimable(state) {
   const g = state.game;

@@ -1,7 +1,11 @@
 // The view state of a board: its shape, a fresh one, and the names of
 // its input modes and connection states. A plain object, never changed in
 // place: the functions of the other state-*.js files make a new one from
-// an old one (state.js gathers them).
+// an old one. No DOM in any of them, so Node tests all of it: its shape
+// and modes here, questions about it (state-queries), what the server
+// says (state-server), the player's hand on the board (state-board), the
+// other actions and the page's settings (state-actions), what to draw
+// (state-draw).
 //
 // The server is the authority. `game` is the last state it sent; `board`
 // is what is shown, which may run one step ahead of it while a step is on

@@ -1,13 +1,14 @@
 // The rules page's "try it" boards. Each is the game page's board, drawn
-// and played by the same code (render.js, input.js, state.js) on the
+// and played by the same code (render.js, input.js, the state-*.js files) on the
 // position its HTML gives: the same marks, taps, drags, keys, line
 // buttons and End turn. The rules answer every step (GET /api/steps), as
 // the server answers a game's; when the turn is over, the line under the
 // board says whether it was the turn asked for, and why not.
 
-import {
-  createState, receiveState, receiveError, boardView, dragView, bottomColor, movableStones, canAct,
-} from './state.js';
+import { createState } from './state-core.js';
+import { bottomColor, movableStones, canAct } from './state-queries.js';
+import { receiveState, receiveError } from './state-server.js';
+import { boardView, dragView } from './state-draw.js';
 import { createBoard, renderBoard, renderDrag, createScheduler } from './render.js';
 import { interpret, bindPointer, bindKeyboard, Input } from './input.js';
 import { stepsUrl, readError } from './protocol.js';

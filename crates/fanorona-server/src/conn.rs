@@ -43,7 +43,7 @@ use crate::{
 /// (`tb4194304`) without this, 129,862 bytes (`tb131072`: the kernel
 /// doubles the value for its bookkeeping) with it. An answer larger than
 /// this is written in more than one go; the largest file served,
-/// `web/js/state.js`, is 16 KB before compression.
+/// `web/js/protocol.js`, is 18 KB before compression.
 const SEND_BUFFER: usize = 64 * 1024;
 
 /// The `Retry-After` of a refused connection, in seconds.

@@ -100,7 +100,7 @@ test('the game page marks its first drawn board once, and its files come compres
   await page.click('#flip');
   assert.equal((await marks()).length, 1);
 
-  const files = [`/g/${created.game_id}`, '/css/site.css', '/css/board.css', '/js/main.js', '/js/state.js', '/js/render.js'];
+  const files = [`/g/${created.game_id}`, '/css/site.css', '/css/board.css', '/js/main.js', '/js/state-core.js', '/js/render.js'];
   for (const file of files) {
     assert.ok(['br', 'gzip'].includes(codings.get(file)), `${file} came with Content-Encoding ${codings.get(file)}`);
   }

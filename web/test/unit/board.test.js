@@ -10,7 +10,9 @@ import { fadeOrder, choiceButtons } from '../../js/render.js';
 import { parsePosition, applyStep } from '../../js/position.js';
 import { translatorFor } from '../catalogs.js';
 import { takenBy } from '../../js/panel.js';
-import { createState, receiveState, boardView } from '../../js/state.js';
+import { createState } from '../../js/state-core.js';
+import { receiveState } from '../../js/state-server.js';
+import { boardView } from '../../js/state-draw.js';
 import { interpret, Input } from '../../js/input.js';
 import { gameState } from './fixtures.js';
 

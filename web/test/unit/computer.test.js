@@ -2,10 +2,10 @@
 // hints and the level, through the same input machine as the board.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  createState, receiveState, receiveError, receiveHint, boardView, canTakeBack, canAskHint, shownLevel,
-  againstComputer, computerThinking, waitingForFriend, isMyTurn,
-} from '../../js/state.js';
+import { createState } from '../../js/state-core.js';
+import { canTakeBack, canAskHint, shownLevel, againstComputer, computerThinking, waitingForFriend, isMyTurn } from '../../js/state-queries.js';
+import { receiveState, receiveError, receiveHint } from '../../js/state-server.js';
+import { boardView } from '../../js/state-draw.js';
 import { interpret, Input } from '../../js/input.js';
 import { gameState } from './fixtures.js';
 

@@ -1,9 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { interpret, Input } from '../../js/input.js';
-import {
-  createState, receiveState, mode, Mode, boardView, dragView, setInviteLink,
-} from '../../js/state.js';
+import { createState, Mode } from '../../js/state-core.js';
+import { mode } from '../../js/state-queries.js';
+import { receiveState } from '../../js/state-server.js';
+import { setInviteLink } from '../../js/state-actions.js';
+import { boardView, dragView } from '../../js/state-draw.js';
 import { stoneAt } from '../../js/position.js';
 import { gameState } from './fixtures.js';
 

@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import {
   readTask, lessonGame, turnWith, endedTurn, finishedTurn, judge, sayLine,
 } from '../../js/lesson.js';
-import { createState, receiveState, canAct, movableStones } from '../../js/state.js';
+import { createState } from '../../js/state-core.js';
+import { canAct, movableStones } from '../../js/state-queries.js';
+import { receiveState } from '../../js/state-server.js';
 import { interpret, Input } from '../../js/input.js';
 import { readSteps, stepsUrl } from '../../js/protocol.js';
 import { translatorFor } from '../catalogs.js';

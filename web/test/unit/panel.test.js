@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import { translatorFor } from '../catalogs.js';
 import assert from 'node:assert/strict';
 import { claimable } from '../../js/panel.js';
-import { createState, receiveState } from '../../js/state.js';
+import { createState } from '../../js/state-core.js';
+import { receiveState } from '../../js/state-server.js';
 import { gameState } from './fixtures.js';
 
 function as(role, over) {

@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  Mode, createState, stateFromPosition, receiveState, receiveError, drop, endTurn, cancel,
-  flip, browseBy, browseTo, movableStones, mustCapture, mode, boardView, bottomColor, canAct, sideOfTurn,
-  drawOfferNews, isMyTurn, waitingForFriend, hover, receiveWelcome, setLink, gameNotFound,
-} from '../../js/state.js';
+import { Mode, createState } from '../../js/state-core.js';
+import { movableStones, mustCapture, mode, bottomColor, canAct, sideOfTurn, drawOfferNews, isMyTurn, waitingForFriend } from '../../js/state-queries.js';
+import { stateFromPosition, receiveState, receiveError, receiveWelcome, setLink, gameNotFound } from '../../js/state-server.js';
+import { drop, endTurn, cancel, hover } from '../../js/state-board.js';
+import { flip, browseBy, browseTo } from '../../js/state-actions.js';
+import { boardView } from '../../js/state-draw.js';
 import { interpret, Input } from '../../js/input.js';
 import { stoneAt } from '../../js/position.js';
 import { gameState } from './fixtures.js';

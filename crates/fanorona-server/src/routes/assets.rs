@@ -537,7 +537,7 @@ mod tests {
 
     #[test]
     fn each_coding_has_its_own_etag() {
-        let file = Web::files().get("js/state.js").expect("an embedded file");
+        let file = Web::files().get("js/panel.js").expect("an embedded file");
         let tags = Coding::PREFERRED.map(|c| etag(file, c));
         assert!(tags[0].ends_with("-br\"") && tags[1].ends_with("-gzip\""));
         assert_ne!(tags[0], tags[2]);
@@ -551,7 +551,7 @@ mod tests {
         let any = accept("gzip, br");
         let tiny = get("/css/site.css", &any);
         assert!(!tiny.headers().contains_key(header::CONTENT_ENCODING));
-        let big = respond::<Web>("/js/state.js", Choice::of(None, &any), &any);
+        let big = respond::<Web>("/js/panel.js", Choice::of(None, &any), &any);
         assert_eq!(big.headers()[header::CONTENT_ENCODING], "br");
         assert!(!shrinks(1000, 950));
         assert!(shrinks(1000, 300));

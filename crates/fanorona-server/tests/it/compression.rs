@@ -103,7 +103,7 @@ const GAME_PAGE_FILES: [&str; 6] = [
     "css/site.css",
     "css/board.css",
     "js/main.js",
-    "js/state.js",
+    "js/panel.js",
     "js/render.js",
 ];
 
@@ -188,11 +188,11 @@ async fn refused_or_unnamed_codings_are_not_used() {
         "deflate",
         "*;q=0",
     ] {
-        let answer = get(&server, "/js/state.js", &accepting(accept)).await;
+        let answer = get(&server, "/js/panel.js", &accepting(accept)).await;
         assert_eq!(answer.status, StatusCode::OK, "{accept}");
         assert_eq!(answer.encoding, None, "{accept}");
         assert_varies(accept, &answer);
-        assert_eq!(answer.body, web_file("js/state.js"), "{accept}");
+        assert_eq!(answer.body, web_file("js/panel.js"), "{accept}");
     }
     server.stop().await;
 }
