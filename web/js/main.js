@@ -152,6 +152,7 @@ function afterState(before) {
   const news = drawOfferNews(old, g, state.role);
   if (news === 'offered') say(t('say.drawOffered'));
   if (news === 'declined') say(t('say.drawDeclined'));
+  if (g.takebackOffer && g.takebackOffer !== state.role && old && old.takebackOffer !== g.takebackOffer) say(t('game.takebackToYou'));
   if (old && waitingForFriend(before) && !waitingForFriend(state)) {
     joinedAt = g.moves.length;
     retitle();
@@ -258,6 +259,9 @@ const sendIntent = (type) => () => ({ type: Input.Send, intent: type });
 on(els.offerDraw, sendIntent(ClientType.OfferDraw));
 on(document.getElementById('accept-draw'), sendIntent(ClientType.AcceptDraw));
 on(document.getElementById('decline-draw'), sendIntent(ClientType.DeclineDraw));
+on(els.askTakeback, sendIntent(ClientType.OfferTakeback));
+on(document.getElementById('accept-takeback'), sendIntent(ClientType.AcceptTakeback));
+on(document.getElementById('decline-takeback'), sendIntent(ClientType.DeclineTakeback));
 on(document.getElementById('claim-victory'), sendIntent(ClientType.ClaimVictory));
 on(els.rematch, sendIntent(ClientType.Rematch));
 on(els.resign, () => ({ type: Input.AskResign }));

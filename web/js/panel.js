@@ -34,6 +34,7 @@ export function panelElements(doc) {
     moves: $('moves'), noMoves: $('no-moves'), viewing: $('viewing'),
     histFirst: $('hist-first'), histPrev: $('hist-prev'), histNext: $('hist-next'), histLast: $('hist-last'),
     flip: $('flip'), sound: $('sound'), offerDraw: $('offer-draw'), resign: $('resign'),
+    askTakeback: $('ask-takeback'), takebackOffer: $('takeback-offer'),
     resignConfirm: $('resign-confirm'), rematch: $('rematch'),
     seat: $('seat'), seatLink: $('seat-link'),
     invite: $('invite'), inviteShare: $('invite-share'), inviteElsewhere: $('invite-elsewhere'),
@@ -333,6 +334,14 @@ export function renderPanel(els, state, t) {
   show(els.offerDraw, playing && begun && !computer && !offeredToMe && !state.resignConfirm);
   els.offerDraw.disabled = Boolean(g && g.drawOffer === state.role);
   setText(els.offerDraw, t(g && g.drawOffer === state.role ? 'game.drawOffered' : 'game.offerDraw'));
+  // Between friends a turn is taken back when the other allows it.
+  const asked = Boolean(g && g.takebackOffer === state.role);
+  const askedMe = Boolean(playing && !computer && g.takebackOffer && !asked);
+  show(els.takebackOffer, askedMe);
+  show(els.askTakeback, playing && !computer && !askedMe && !state.resignConfirm
+    && g.moves.some((_, i) => sideOfTurn(g, i) === state.role));
+  els.askTakeback.disabled = asked;
+  setText(els.askTakeback, t(asked ? 'game.takebackAsked' : 'game.askTakeback'));
   show(els.resign, playing && !state.resignConfirm);
   show(els.resignConfirm, playing && state.resignConfirm);
   const finished = Boolean(g && g.result && isPlayer(state));
