@@ -16,6 +16,8 @@ const button = $('join');
 const failure = $('join-error');
 const id = gameFromLocation(location);
 const invite = inviteFromLocation(location);
+/** The errors that say the link seats nobody now, whoever tries. */
+const CLOSED = ['wrong_invite', 'invitation_expired', 'game_not_found'];
 
 function sessionStore() {
   try {
@@ -52,17 +54,22 @@ async function join() {
     return;
   }
   const joined = res.ok ? readJoined(body) : null;
+  const error = joined ? null : readError(body);
+  // Someone else took the seat while this page was open, or the
+  // invitation no longer holds: the server's page for this link says
+  // which, and how to watch.
+  if ((joined && joined.role === 'spectator') || (error && CLOSED.includes(error.code))) {
+    location.replace(location.href);
+    return;
+  }
   if (!joined) {
-    const error = readError(body);
     const text = error ? t(`error.${error.code}`) : '';
     fail(error && text !== `error.${error.code}` ? text : t('invite.failed'));
     return;
   }
-  if (joined.role !== 'spectator') {
-    updateGames(localStore(window), (list) => recordGame(list, {
-      id, color: joined.role, joined: true, lastActive: Date.now(), invite: null,
-    }));
-  }
+  updateGames(localStore(window), (list) => recordGame(list, {
+    id, color: joined.role, joined: true, lastActive: Date.now(), invite: null,
+  }));
   location.replace(gamePath(id));
 }
 

@@ -2,16 +2,23 @@
 // of the invitation, as chat apps make) takes no seat; the friend joins
 // by the button, even when the first answer is lost; the creator waiting
 // on the board sees the invitation and nothing to play until the friend
-// arrives; and the front page lists this browser's games, whatever its
-// storage holds.
+// arrives; the front page lists this browser's games, whatever its
+// storage holds; and a link that seats nobody (used, wrong, expired, its
+// game deleted) says so in the page's language, at desktop and phone size.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  useSite, shot, noSidewaysScroll, waitText, waitMoves, tapPoint, createGame, plainStep, pressJoin,
+  useSite, shot, noSidewaysScroll, waitText, waitMoves, tapPoint, createGame, plainStep, pressJoin, onServer,
+  phoneContext,
 } from './harness.js';
+import { audit } from './axe.js';
+import { CATALOGS, LANGS } from '../catalogs.js';
 
-const site = useSite();
+const site = useSite([], {
+  // Invitations here expire at once.
+  servers: { expiring: ['--invite-ttl', '0s'] },
+});
 
 const person = (options) => site.phone(options);
 
@@ -240,3 +247,77 @@ test('the front page and the board survive garbage in localStorage', async () =>
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+/** Takes the invited seat of `created` from outside the browser. */
+async function joinFromOutside(created) {
+  const invite = new URL(created.invite_link).searchParams.get('invite');
+  const res = await fetch(`${site.server.url}/api/games/${created.game_id}/join`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ invite }),
+  });
+  assert.notEqual((await res.json()).role, 'spectator');
+}
+
+const SIZES = {
+  desktop: (browser) => browser.newContext({ viewport: { width: 1280, height: 800 } }),
+  phone: (browser) => phoneContext(browser, { viewport: { width: 390, height: 844 }, isMobile: true }),
+};
+
+for (const [size, newContext] of Object.entries(SIZES)) {
+  test(`a used, wrong or expired invitation says so and what to do next, in every language (${size})`, async () => {
+    const context = await newContext(site.browser);
+    const { page, errors } = await site.watch(context);
+    for (const lang of LANGS) {
+      const text = (key) => CATALOGS[lang][key];
+      /** Opens `link`; checks the status, the page's words, its button, axe. */
+      const explained = async (link, status, kind, href, action) => {
+        const res = await page.goto(`${link}&lang=${lang}`);
+        assert.equal(res.status(), status, `${kind} ${lang}`);
+        await checkPage(kind, href, action);
+      };
+      const checkPage = async (kind, href, action) => {
+        assert.equal(await page.getAttribute('html', 'lang'), lang);
+        assert.equal(await page.title(), text(`${kind}.doctitle`));
+        assert.equal((await page.textContent('h1')).trim(), text(`${kind}.h`), `${kind} ${lang}`);
+        assert.equal((await page.textContent('main p')).trim(), text(`${kind}.p`));
+        const button = page.locator('main a.button');
+        assert.equal((await button.textContent()).trim(), text(action));
+        assert.equal(await button.getAttribute('href'), href);
+        assert.equal(await button.isVisible(), true);
+        assert.equal(await page.locator('#join').count(), 0, 'no Join button');
+        await noSidewaysScroll(page);
+        await audit(page, `${kind} invitation, ${lang}, ${size}`);
+      };
+
+      // Both seats taken.
+      const used = await createGame(site.server.url, { first: 'me' });
+      await joinFromOutside(used);
+      await explained(site.local(used.invite_link), 200, 'used', `/g/${used.game_id}`, 'invite.watchGame');
+      if (lang === 'en') await shot(page, `invitation-used-${size}`, { fullPage: true });
+      await Promise.all([page.waitForURL(`${site.server.url}/g/${used.game_id}`), page.click('main a.button')]);
+      await waitText(page, 'h1:not([hidden] *)', new RegExp(`^${text('game.heading.watching')}$`));
+
+      // A token that is not this game's.
+      const wrong = `${site.server.url}/g/${used.game_id}?invite=${'x'.repeat(22)}`;
+      await explained(wrong, 403, 'wrong', `/g/${used.game_id}`, 'invite.watchGame');
+
+      // Expired, then deleted by the sweep (as a mistyped game id is).
+      const stale = await createGame(site.expiring.url, { first: 'me' });
+      await explained(onServer(site.expiring.url, stale.invite_link), 410, 'expired', '/', 'game.newGame');
+      await explained(`${site.server.url}/g/NoSuchGame?invite=${'x'.repeat(22)}`, 404, 'gone', '/', 'game.newGame');
+
+      // The seat is taken by someone else while the invitation is open:
+      // pressing Join tells the friend, rather than seating them to watch.
+      const raced = await createGame(site.server.url, { first: 'friend' });
+      await page.goto(`${site.local(raced.invite_link)}&lang=${lang}`);
+      await page.waitForSelector('#join');
+      await joinFromOutside(raced);
+      await page.click('#join');
+      await page.waitForSelector('h1[data-i18n="used.h"]');
+      await checkPage('used', `/g/${raced.game_id}`, 'invite.watchGame');
+      assert.match(page.url(), /\?invite=/, 'the page of this invitation link');
+    }
+    const expected = /Failed to load resource: the server responded with a status of 4(03|04|10)/;
+    assert.deepEqual(errors.filter((e) => !expected.test(e)), []);
+    await context.close();
+  });
+}

@@ -3,7 +3,11 @@
 // beside the board, and the game page makes the board as large as the
 // window allows with the panel beside it at a reading width; on a phone
 // the creator sees the whole invitation link, Copy and "Waiting for your
-// friend…" without scrolling, and the board takes the width; at 360 px no
+// friend…" without scrolling, and the board takes the width; on a
+// 390x844 phone, in every language, the front page's choice and its Start
+// or Play button are in the first screen, the computer's six levels a row
+// of numbered radio buttons with the chosen one's name and line under
+// them; at 360 px no
 // page scrolls sideways; every text takes its size from the type scale
 // and its face from the system's own fonts, with no font file loaded.
 
@@ -12,7 +16,8 @@ import assert from 'node:assert/strict';
 import {
   useSite, phoneContext, shot, noSidewaysScroll, waitText, createGame, pressJoin,
 } from './harness.js';
-import { translatorFor } from '../catalogs.js';
+import { translatorFor, CATALOGS, LANGS } from '../catalogs.js';
+import { audit, accessible } from './axe.js';
 
 const t = translatorFor('en');
 const site = useSite();
@@ -149,6 +154,49 @@ test('on a 390x844 phone the creator sees the whole link, Copy and "Waiting for 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+for (const lang of LANGS) {
+  test(`on a 390x844 phone in ${lang} the front page's choice and its button are in the first screen`, async () => {
+    const text = (key) => CATALOGS[lang][key];
+    const context = await site.browser.newContext(PHONE);
+    const { page, errors } = await site.watch(context);
+    await page.goto(`${site.server.url}/?lang=${lang}`);
+    await page.waitForSelector('.picture svg.board');
+    await page.check('input[name=opponent][value=friend]');
+    for (const sel of ['h1', '.opponents', '#start-form legend', '#start-form .choices', '#start']) await inFirstScreen(page, sel);
+    await audit(page, `front page, a friend, ${lang}, 390x844`);
+    await shot(page, `layout-home-friend-390-${lang}`);
+
+    await page.check('input[name=opponent][value=computer]');
+    await page.waitForSelector('#computer-form:not([hidden])');
+    assert.equal(await page.locator('#computer-form fieldset').first().locator('input[type=radio][name=level]').count(), 6);
+    const numbers = await page.$$eval('.level-number', (els) => els.map((e) => e.textContent.trim()));
+    assert.deepEqual(numbers, ['1', '2', '3', '4', '5', '6']);
+    const row = await Promise.all(numbers.map((n, i) => box(page, `.level:nth-child(${i + 1}) .level-number`)));
+    assert.ok(row.every((b) => b.y === row[0].y && b.h >= 44), `one row of buttons: ${JSON.stringify(row)}`);
+    for (let level = 1; level <= 6; level++) {
+      // Chosen by a tap on its number, then shown by name and line.
+      await page.tap(`input[name=level][value="${level}"]`);
+      assert.equal(await page.isChecked(`input[name=level][value="${level}"]`), true);
+      const shown = await page.$$eval('.level-name, .level .level-line', (els) => els
+        .filter((e) => getComputedStyle(e).opacity !== '0').map((e) => e.textContent.trim()));
+      assert.deepEqual(shown, [text(`level.${level}`), text(`level.${level}.line`)]);
+      for (const sel of ['.levels', '#computer-form .choices', '#play-computer']) await inFirstScreen(page, sel);
+      // The radio button keeps the whole name a screen reader says.
+      const { name } = await accessible(page, `input[name=level][value="${level}"]`);
+      assert.equal(name, `${level} ${text(`level.${level}`)} ${text(`level.${level}.line`)}`);
+    }
+    await audit(page, `front page, the computer, ${lang}, 390x844`);
+    await shot(page, `layout-home-computer-390-${lang}`);
+    // The levels are one radio group: the arrow keys move the choice.
+    await page.focus('input[name=level][value="6"]');
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await page.isChecked('input[name=level][value="5"]'), true);
+    await noSidewaysScroll(page);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
 
 test('the game page\'s board takes the width of a phone', async () => {
   for (const viewport of [{ width: 390, height: 844 }, { width: 360, height: 740 }]) {

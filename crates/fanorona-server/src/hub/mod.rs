@@ -93,8 +93,10 @@ pub(crate) enum Invitation {
     Holder(Color),
     /// The invitation is this game's, and this seat is free.
     Open(Color),
-    /// The token is not this game's, or both seats are taken.
-    Closed,
+    /// The invitation is this game's, but both seats are taken.
+    Used,
+    /// The token is not this game's.
+    Wrong,
 }
 
 /// What the sender of an intent shows to say which seat it acts for.

@@ -46,12 +46,18 @@ pub(super) async fn game(
     choice: Choice,
     headers: HeaderMap,
 ) -> Response {
+    let invited = query.invite.is_some();
     let page = match game {
         Ok(GamePath(id)) => game_page(&id, query, &state, jar, choice, &headers).await,
         Err(error) => Err(error),
     };
     match page {
         Ok(response) => response,
+        // Expired invitations are deleted by the sweep: the link of one
+        // then finds no game, as a mistyped one does.
+        Err(AppError::GameNotFound) if invited => {
+            assets::page_with_status(Message::Gone, StatusCode::NOT_FOUND, choice, &headers)
+        }
         Err(error) => message_page(&error, choice, &headers),
     }
 }
@@ -89,7 +95,10 @@ async fn game_page(
 }
 
 /// The answer to invitation link `invite` of game `id`: the invitation
-/// while its seat is free, else the way to the board. Looks, never takes.
+/// while its seat is free, the board for a visitor who holds a seat, and
+/// otherwise a page that says why the link seats nobody (both seats
+/// taken: 200; not this game's token: 403), with the way to watch.
+/// Looks, never takes.
 async fn invitation_page(
     handle: &GameHandle,
     id: &GameId,
@@ -102,7 +111,15 @@ async fn invitation_page(
     let holder = api::holder(id, jar, headers)?;
     let open = match invite.parse::<Secret>() {
         Ok(invite) => handle.invitation(invite, holder).await?,
-        Err(_) => Invitation::Closed,
+        Err(_) => Invitation::Wrong,
+    };
+    let closed = |kind, status| {
+        let page = template::closed_invitation_page(kind, id, choice.lang);
+        let mut response = rendered(page, choice, headers);
+        if response.status() == StatusCode::OK {
+            *response.status_mut() = status;
+        }
+        response
     };
     Ok(match open {
         Invitation::Open(seat) => rendered(
@@ -110,11 +127,13 @@ async fn invitation_page(
             choice,
             headers,
         ),
-        Invitation::Holder(_) | Invitation::Closed => {
+        Invitation::Holder(_) => {
             let mut response = Redirect::to(&format!("/g/{id}")).into_response();
             choice.mark(response.headers_mut());
             response
         }
+        Invitation::Used => closed(Message::Used, StatusCode::OK),
+        Invitation::Wrong => closed(Message::Wrong, AppError::WrongInvite.status()),
     })
 }
 

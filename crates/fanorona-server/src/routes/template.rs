@@ -128,28 +128,46 @@ pub(super) fn invite_page(origin: &str, id: &GameId, seat: Color, lang: Lang) ->
 }
 
 /// What a message page explains: one template, `web/message.html`, for
-/// every link that leads nowhere.
+/// every link that leads nowhere, and for an invitation link that no
+/// longer seats anyone.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(super) enum Message {
     /// No game or file at this address.
     Missing,
     /// Nobody joined the game in time: its links no longer work.
     Expired,
+    /// An invitation link to a game that is not there: swept after it
+    /// expired, or mistyped.
+    Gone,
     /// The server could not answer just now.
     Failed,
+    /// The invitation is the game's, but both seats are taken.
+    Used,
+    /// The invitation token is not the game's.
+    Wrong,
 }
 
 impl Message {
     /// Every message page.
     #[cfg(test)]
-    const ALL: [Message; 3] = [Message::Missing, Message::Expired, Message::Failed];
+    const ALL: [Message; 6] = [
+        Message::Missing,
+        Message::Expired,
+        Message::Gone,
+        Message::Failed,
+        Message::Used,
+        Message::Wrong,
+    ];
 
     /// The page's name, for its stylesheet.
     const fn key(self) -> &'static str {
         match self {
             Message::Missing => "missing",
             Message::Expired => "expired",
+            Message::Gone => "gone",
             Message::Failed => "failed",
+            Message::Used => "used",
+            Message::Wrong => "wrong",
         }
     }
 
@@ -158,13 +176,37 @@ impl Message {
         match self {
             Message::Missing => ["missing.doctitle", "missing.h", "missing.p"],
             Message::Expired => ["expired.doctitle", "expired.h", "expired.p"],
+            Message::Gone => ["gone.doctitle", "gone.h", "gone.p"],
             Message::Failed => ["failed.doctitle", "failed.h", "failed.p"],
+            Message::Used => ["used.doctitle", "used.h", "used.p"],
+            Message::Wrong => ["wrong.doctitle", "wrong.h", "wrong.p"],
+        }
+    }
+
+    /// The catalog key of the page's one button: a new game, or watching
+    /// the game whose invitation seats nobody.
+    const fn action(self) -> &'static str {
+        match self {
+            Message::Missing | Message::Expired | Message::Gone | Message::Failed => "game.newGame",
+            Message::Used | Message::Wrong => "invite.watchGame",
         }
     }
 }
 
-/// The page that explains `kind`, in `lang`.
+/// The page that explains `kind`, in `lang`, its button leading to the
+/// front page.
 pub(super) fn message_page(kind: Message, lang: Lang) -> Option<String> {
+    filled_message(kind, "/", lang)
+}
+
+/// The page that explains why invitation link to game `id` seats nobody
+/// (`kind` is [`Message::Used`] or [`Message::Wrong`]), in `lang`, its
+/// button leading to the game to watch. The token is never in it.
+pub(super) fn closed_invitation_page(kind: Message, id: &GameId, lang: Lang) -> Option<String> {
+    filled_message(kind, &format!("/g/{id}"), lang)
+}
+
+fn filled_message(kind: Message, href: &str, lang: Lang) -> Option<String> {
     let key = kind.key();
     let catalog = Catalog::of(lang);
     let [title, heading, body] = kind.texts().map(|key| catalog.text(key).to_owned());
@@ -176,6 +218,9 @@ pub(super) fn message_page(kind: Message, lang: Lang) -> Option<String> {
             ("title", &title),
             ("heading", &heading),
             ("text", &body),
+            ("href", href),
+            ("action_key", kind.action()),
+            ("action", catalog.text(kind.action())),
         ],
     )
 }
@@ -236,11 +281,14 @@ mod tests {
                     let marked = format!("data-i18n=\"{name}\">{text}<");
                     assert!(page.contains(&marked), "{marked} not in {page}");
                 }
+                let action = format!("data-i18n=\"{}\">", kind.action());
+                assert!(page.contains(&action), "{action} not in {page}");
                 assert!(!page.contains("<script"), "{page}");
                 titles.push(catalog.text(kind.texts()[0]).to_owned());
             }
+            titles.sort();
             titles.dedup();
-            assert_eq!(titles.len(), 3);
+            assert_eq!(titles.len(), Message::ALL.len());
         }
     }
 }

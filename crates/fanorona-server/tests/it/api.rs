@@ -125,13 +125,23 @@ async fn seat_links_set_the_cookie_and_invite_links_only_show_the_invitation() {
     assert_eq!(resp.status(), StatusCode::SEE_OTHER);
     assert!(resp.headers().get(header::SET_COOKIE).is_none());
 
-    // Once the friend has joined by the button, the link leads to the game.
-    let (joined, _) = server.join(id, invite_of(&created), None).await;
+    // Once the friend has joined by the button, the link leads them to
+    // the game, and tells anyone else it was used, with the way to watch.
+    let (joined, friend_cookie) = server.join(id, invite_of(&created), None).await;
     assert_eq!(joined["role"], "white");
-    let resp = get(invite_path, None).await.unwrap();
+    let friend = friend_cookie.map(|c| cookie_pair(&c).to_owned());
+    let resp = get(invite_path.clone(), friend).await.unwrap();
     assert_eq!(resp.status(), StatusCode::SEE_OTHER);
     assert_eq!(resp.headers()[header::LOCATION], format!("/g/{id}"));
+    let resp = get(invite_path, None).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
     assert!(resp.headers().get(header::SET_COOKIE).is_none());
+    let page = resp.text().await.unwrap();
+    assert!(
+        page.contains("This invitation has already been used"),
+        "{page}"
+    );
+    assert!(page.contains(&format!("href=\"/g/{id}\"")), "{page}");
 }
 
 #[tokio::test]

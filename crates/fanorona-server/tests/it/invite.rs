@@ -1,7 +1,8 @@
 //! A link preview must never take a seat: opening an invitation link, by
 //! any client and any number of times, changes nothing; the seat is taken
 //! by the invitation page's POST, which gives the same seat again to the
-//! same join key.
+//! same join key. A link that seats nobody (used, wrong, expired, or its
+//! game deleted) says so, and what to do next.
 
 use crate::common;
 
@@ -271,12 +272,182 @@ async fn the_creators_own_invite_link_leads_to_the_board() {
             assert!(resp.headers().get(header::SET_COOKIE).is_none());
         }
     }
-    // A wrong token leads to the board too.
-    let wrong = format!("/g/{id}?invite={}", "x".repeat(22));
-    let resp = server.http.get(server.url(&wrong)).send().await.unwrap();
-    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
-    assert_eq!(resp.headers()[header::LOCATION], format!("/g/{id}"));
     assert_eq!(seats(&server, id).await, (json!(true), json!(false)));
+}
+
+/// Opens `link` as a friend's browser with no cookie, in `lang`: the
+/// status and the page.
+async fn page_of(server: &TestServer, link: &str, lang: &str) -> (StatusCode, String) {
+    let resp = server
+        .http
+        .get(format!(
+            "{link}{}lang={lang}",
+            if link.contains('?') { '&' } else { '?' }
+        ))
+        .send()
+        .await
+        .unwrap();
+    // The link's `lang` is remembered; no seat cookie is ever set.
+    for cookie in resp.headers().get_all(header::SET_COOKIE) {
+        let cookie = cookie.to_str().unwrap();
+        assert!(cookie.starts_with("lang="), "{link} set {cookie}");
+    }
+    (resp.status(), resp.text().await.unwrap())
+}
+
+/// Whether `page` shows the message `key` (its heading and text) with
+/// `texts` in them, and its button leads to `href` as `action`.
+fn explains(page: &str, key: &str, texts: &[&str], href: &str, action: &str) {
+    assert!(
+        page.contains(&format!("data-i18n=\"{key}.h\"")),
+        "{key}: {page}"
+    );
+    assert!(
+        page.contains(&format!("data-i18n=\"{key}.p\"")),
+        "{key}: {page}"
+    );
+    for text in texts {
+        assert!(page.contains(text), "{text} not in {page}");
+    }
+    let button = format!("href=\"{href}\" data-i18n=\"{action}\"");
+    assert!(page.contains(&button), "{button} not in {page}");
+    assert!(!page.contains("id=\"join\""), "a Join button in {page}");
+}
+
+#[tokio::test]
+async fn a_used_invitation_says_both_seats_are_taken_and_offers_to_watch() {
+    let server = start().await;
+    let (created, _) = server.create(json!({ "first": "me" })).await;
+    let id = created["game_id"].as_str().unwrap();
+    let link = created["invite_link"].as_str().unwrap();
+    let (joined, friend) = server.join(id, invite_of(&created), None).await;
+    let before = durable(&server.state_text(id).await);
+    let watch = format!("/g/{id}");
+    for (lang, texts) in [
+        (
+            "en",
+            [
+                "This invitation has already been used",
+                "Both seats are taken. Ask your friend for a new link, or watch the game.",
+            ],
+        ),
+        (
+            "fr",
+            [
+                "Cette invitation a déjà servi",
+                "Les deux places sont prises.",
+            ],
+        ),
+        (
+            "mg",
+            [
+                "Efa nampiasaina ity fanasana ity",
+                "Angataho rohy vaovao amin&#39;ny namanao",
+            ],
+        ),
+    ] {
+        let (status, page) = page_of(&server, link, lang).await;
+        assert_eq!(status, StatusCode::OK, "{lang}");
+        explains(&page, "used", &texts, &watch, "invite.watchGame");
+        assert!(page.contains(&format!("<html lang=\"{lang}\">")));
+        assert!(
+            !page.contains(invite_of(&created)),
+            "the token is in the page"
+        );
+        assert!(!page.contains(joined["seat"].as_str().unwrap()));
+        assert!(!page.contains(created["seat"].as_str().unwrap()));
+    }
+    let resp = open(&server, Method::HEAD, link, Some(PREVIEW_AGENTS[1])).await;
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert!(resp.headers().get(header::SET_COOKIE).is_none());
+    // The friend who joined, with their cookie, still goes to the board.
+    let resp = server
+        .http
+        .get(link)
+        .header(
+            header::COOKIE,
+            cookie_pair(&friend.expect("the seat cookie")),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    assert_eq!(resp.headers()[header::LOCATION], watch);
+    assert_eq!(
+        durable(&server.state_text(id).await),
+        before,
+        "looking changed nothing"
+    );
+}
+
+#[tokio::test]
+async fn a_wrong_invitation_token_is_explained_with_403_and_takes_nothing() {
+    let server = start().await;
+    let (created, _) = server.create(json!({ "first": "me" })).await;
+    let id = created["game_id"].as_str().unwrap();
+    let watch = format!("/g/{id}");
+    let token = invite_of(&created);
+    // Mistyped (another token of the right form), cut short, not a token.
+    let cut = &token[..token.len() - 3];
+    for bad in ["x".repeat(22), cut.to_owned(), "%3Cscript%3E".to_owned()] {
+        let link = server.url(&format!("/g/{id}?invite={bad}"));
+        for (lang, text) in [
+            ("en", "This invitation link is wrong"),
+            ("fr", "Ce lien d’invitation est erroné"),
+            ("mg", "Diso ny fanasana ao amin&#39;ity rohy ity"),
+        ] {
+            let (status, page) = page_of(&server, &link, lang).await;
+            assert_eq!(status, StatusCode::FORBIDDEN, "{bad} {lang}");
+            explains(&page, "wrong", &[text], &watch, "invite.watchGame");
+            assert!(!page.contains(token) && !page.contains(created["seat"].as_str().unwrap()));
+            assert!(!page.contains("<script"), "{page}");
+        }
+        for agent in PREVIEW_AGENTS {
+            let resp = open(&server, Method::GET, &link, Some(agent)).await;
+            assert_eq!(resp.status(), StatusCode::FORBIDDEN, "{agent}");
+            assert!(resp.headers().get(header::SET_COOKIE).is_none());
+        }
+    }
+    // The full game says a wrong token is wrong, not that it was used.
+    server.join(id, token, None).await;
+    let (status, page) = page_of(
+        &server,
+        &server.url(&format!("/g/{id}?invite={}", "y".repeat(22))),
+        "en",
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    explains(
+        &page,
+        "wrong",
+        &["is not this game’s"],
+        &watch,
+        "invite.watchGame",
+    );
+}
+
+#[tokio::test]
+async fn an_invitation_link_to_no_game_says_it_may_have_expired() {
+    let server = start().await;
+    // What the link of an invitation deleted by the sweep finds, as a
+    // mistyped game id does.
+    let link = server.url(&format!("/g/NoSuchGame?invite={}", "x".repeat(22)));
+    for (lang, text) in [
+        (
+            "en",
+            "An invitation nobody accepts within 30 days expires and is deleted",
+        ),
+        ("fr", "Cette invitation n’existe plus"),
+        ("mg", "Tsy misy intsony ity fanasana ity"),
+    ] {
+        let (status, page) = page_of(&server, &link, lang).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{lang}");
+        explains(&page, "gone", &[text], "/", "game.newGame");
+    }
+    // Without an invitation, the page of an unknown game stays "not found".
+    let (status, page) = page_of(&server, &server.url("/g/NoSuchGame"), "en").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    explains(&page, "missing", &["Not found"], "/", "game.newGame");
 }
 
 #[tokio::test]
@@ -290,6 +461,15 @@ async fn an_expired_invitation_link_gets_410_for_get_and_head() {
         let resp = open(&server, method.clone(), link, Some(PREVIEW_AGENTS[0])).await;
         assert_eq!(resp.status(), StatusCode::GONE, "{method}");
         assert!(resp.headers().get(header::SET_COOKIE).is_none());
+    }
+    for (lang, text) in [
+        ("en", "This invitation has expired"),
+        ("fr", "Cette invitation a expiré"),
+        ("mg", "Lany daty ity fanasana ity"),
+    ] {
+        let (status, page) = page_of(&server, link, lang).await;
+        assert_eq!(status, StatusCode::GONE, "{lang}");
+        explains(&page, "expired", &[text], "/", "game.newGame");
     }
     let (status, error, _) = join_with_key(
         &server,

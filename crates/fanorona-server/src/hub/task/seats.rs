@@ -147,9 +147,12 @@ impl GameTask {
         if let Some(color) = holder.and_then(|h| self.seat_of(h)) {
             return Invitation::Holder(color);
         }
+        if !self.row.invite.matches(invite) {
+            return Invitation::Wrong;
+        }
         match self.free_seat() {
-            Some(color) if self.row.invite.matches(invite) => Invitation::Open(color),
-            _ => Invitation::Closed,
+            Some(color) => Invitation::Open(color),
+            None => Invitation::Used,
         }
     }
 
