@@ -100,6 +100,16 @@ test('a downloaded record, pasted, steps through to the game\'s position, on a p
   }
 });
 
+test('the front page and a game\'s record lead to the replay page', async () => {
+  const { page } = await site.open('/');
+  await Promise.all([page.waitForURL(/\/replay$/), page.click('footer a[href="/replay"]')]);
+  assert.equal((await page.textContent('h1')).trim(), 'Open a game record');
+  const game = await createGame(site.server.url, { first: 'me' });
+  await page.goto(game.spectator_link.replace(/^https?:\/\/[^/]+/, site.server.url));
+  await page.waitForSelector('#record a[href="/replay"]', { state: 'attached' });
+  await page.context().close();
+});
+
 test('a record file chosen opens the same game', async () => {
   const { state, record } = await playedGame(3);
   const path = join(dir, 'game.txt');
