@@ -170,6 +170,7 @@ async fn play_a_few_steps(server: &TestServer, steps: usize) {
 
 #[tokio::test]
 async fn two_thousand_held_connections_leave_room_for_players_under_a_low_descriptor_limit() {
+    let _alone = common::alone().await;
     let dir = tempfile::tempdir().unwrap();
     let database = common::database_url(&dir);
     // The rate limits out of the way, but not the per-address cap.
@@ -392,6 +393,7 @@ fn cpu_ticks(pid: u32) -> u64 {
 
 #[tokio::test]
 async fn out_of_descriptors_the_accept_loop_backs_off_and_recovers() {
+    let _alone = common::alone().await;
     let dir = tempfile::tempdir().unwrap();
     let database = common::database_url(&dir);
     // A total cap above the descriptor limit, so accept itself fails.

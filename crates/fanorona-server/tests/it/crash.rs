@@ -43,6 +43,7 @@ struct Tally {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn killed_servers_lose_no_acknowledged_action() {
+    let _alone = common::alone().await;
     let dir = tempfile::tempdir().unwrap();
     crash(&common::database_url(&dir), 1).await;
 }
@@ -52,6 +53,7 @@ async fn killed_servers_lose_no_acknowledged_action() {
 /// play through both (White through one, Black through the other).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn killed_processes_on_postgres_lose_no_acknowledged_action() {
+    let _alone = common::alone().await;
     let test = "killed_processes_on_postgres_lose_no_acknowledged_action";
     let Some(schema) = common::postgres::Schema::create(test).await else {
         return;

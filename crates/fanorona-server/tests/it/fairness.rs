@@ -307,6 +307,7 @@ fn longest(times: &[Duration]) -> Duration {
 
 #[tokio::test]
 async fn one_client_flooding_the_computer_does_not_take_it_from_another() {
+    let _alone = common::alone().await;
     let server = server().await;
 
     // The victim's quiet figure: a game of the weakest level, alone.

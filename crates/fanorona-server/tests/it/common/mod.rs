@@ -25,6 +25,19 @@ use tokio_tungstenite::{
     MaybeTlsStream, WebSocketStream,
 };
 
+/// The tests that load the whole machine (a flood of the computer's
+/// searches, servers killed again and again, thousands of sockets, a
+/// process's CPU measured) hold this while they run. In one test binary
+/// they would otherwise run beside one another and each time its own
+/// bounds against the others' load.
+static MACHINE: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// Waits until no other machine-loading test runs; hold the guard for the
+/// whole test.
+pub async fn alone() -> tokio::sync::MutexGuard<'static, ()> {
+    MACHINE.lock().await
+}
+
 /// How long any wait may take before the test fails.
 pub const WAIT: Duration = Duration::from_secs(10);
 
