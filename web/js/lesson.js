@@ -143,16 +143,18 @@ const EXPLAINED = Object.freeze({
  * was just refused and why, else what to do next.
  * @param {import('./state-core.js').ViewState} state
  * @param {Verdict|null} verdict
+ * @param {boolean} [touch] whether the reader taps (a finger) rather than clicks
  * @returns {{key: string, params?: object, tone: 'right'|'wrong'|''}}
  */
-export function sayLine(state, verdict) {
+export function sayLine(state, verdict, touch = true) {
   if (verdict) return { key: verdict.key, params: verdict.params, tone: verdict.right ? 'right' : 'wrong' };
   if (state.notice) {
-    return { key: EXPLAINED[state.notice.key] || state.notice.key, tone: state.notice.error ? 'wrong' : '' };
+    const key = state.notice.key === 'game.hint.chooseLine' && !touch ? 'game.hint.chooseLineClick' : state.notice.key;
+    return { key: EXPLAINED[key] || key, tone: state.notice.error ? 'wrong' : '' };
   }
   if (!state.game) return { key: '', tone: '' };
   switch (mode(state)) {
-    case Mode.Choosing: return { key: 'game.hint.chooseLine', tone: '' };
+    case Mode.Choosing: return { key: touch ? 'game.hint.chooseLine' : 'game.hint.chooseLineClick', tone: '' };
     case Mode.Selected: return { key: state.game.chain ? 'game.hint.chain' : 'game.hint.selected', tone: '' };
     case Mode.Idle: return { key: 'game.hint.move', tone: '' };
     default: return { key: '', tone: '' };

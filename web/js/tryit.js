@@ -25,9 +25,11 @@ import {
  * @param {(key: string, params?: object) => string} t
  */
 export function bindTryIts(root, t) {
+  // A mouse or a keyboard clicks where a finger taps.
+  const touch = root.defaultView ? root.defaultView.matchMedia('(pointer: coarse)').matches : true;
   for (const host of root.querySelectorAll('[data-try]')) {
     const task = readTask(host.dataset);
-    if (task) new TryIt(host, task, t).ask('');
+    if (task) new TryIt(host, task, t, touch).ask('');
   }
 }
 
@@ -43,10 +45,11 @@ async function fetchSteps(url) {
 
 /** One board to try a rule on: its task, its view state and its verdict. */
 class TryIt {
-  constructor(host, task, t) {
+  constructor(host, task, t, touch) {
     this.host = host;
     this.task = task;
     this.t = t;
+    this.touch = touch;
     this.els = Object.fromEntries(['task', 'board', 'choices', 'says', 'end', 'again']
       .map((name) => [name, host.querySelector(`.try-${name}`)]));
     this.board = createBoard(this.els.board, {
@@ -67,7 +70,7 @@ class TryIt {
     renderBoard(this.board, boardView(state), t);
     renderDrag(this.board, dragView(state));
     els.end.hidden = !(canAct(state) && state.game.canEndTurn);
-    const line = sayLine(state, this.verdict);
+    const line = sayLine(state, this.verdict, this.touch);
     this.say(line.key ? t(line.key, line.params) : '', line.tone);
   }
 

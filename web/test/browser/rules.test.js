@@ -225,3 +225,13 @@ test('on a 390 px phone every board is as wide as the screen', async () => {
   assert.ok(size >= 11, `coordinates are ${size} px high on a phone`);
   await context.close();
 });
+
+test('the line to take is clicked with a mouse and tapped on a phone', async () => {
+  for (const [options, verb] of [[DESKTOP, /^This step can take either line\. Click a stone/], [PHONE, /^This step can take either line\. Tap a stone/]]) {
+    const { context, page } = await open(options);
+    await tap(page, 'both', 'd3');
+    await tap(page, 'both', 'e3');
+    await waitText(page, says('both'), verb);
+    await context.close();
+  }
+});

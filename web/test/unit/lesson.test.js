@@ -172,6 +172,8 @@ test('the line under the board: the verdict, else the refusal explained, else wh
   const selected = tap(start, 'b3').state;
   assert.deepEqual(sayLine(selected, null), { key: 'game.hint.selected', tone: '' });
   assert.deepEqual(sayLine(tap(selected, 'c3').state, null), { key: 'game.hint.chooseLine', tone: '' });
+  assert.deepEqual(sayLine(tap(selected, 'c3').state, null, false), { key: 'game.hint.chooseLineClick', tone: '' },
+    'a mouse or a keyboard clicks');
   assert.deepEqual(sayLine(tap(selected, 'b4').state, null), { key: 'rules.try.mustCapture', tone: 'wrong' });
   const chain = playing(CHAIN_ANSWER);
   assert.deepEqual(sayLine(chain, null), { key: 'game.hint.chain', tone: '' });
