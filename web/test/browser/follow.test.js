@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  useSite, phoneContext, createGame, legalSteps, waitText, waitMoves, tapPoint, noSidewaysScroll, CHAIN,
+  useSite, phoneContext, friendsGame, playTurnsOverApi, waitText, waitMoves, tapPoint, noSidewaysScroll, CHAIN,
 } from './harness.js';
 import { audit } from './axe.js';
 
@@ -19,32 +19,14 @@ const SIZES = {
   phone: () => phoneContext(site.browser),
 };
 
-async function post(path, body, seat) {
-  const headers = { 'content-type': 'application/json' };
-  if (seat) headers.authorization = `Bearer ${seat}`;
-  const res = await fetch(`${site.server.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-  const answer = await res.json();
-  assert.equal(res.status, 200, JSON.stringify(answer));
-  return answer;
-}
-
 /** A game between two seats held from outside the browser. */
 async function twoSeats(body = { first: 'me' }) {
-  const game = await createGame(site.server.url, body);
-  const invite = new URL(game.invite_link).searchParams.get('invite');
-  const joined = await post(`/api/games/${game.game_id}/join`, { invite });
-  return { ...game, seats: { [game.color]: game.seat, [joined.role]: joined.seat }, turns: [] };
+  return { ...(await friendsGame(site.server.url, body)), turns: [] };
 }
 
 /** Plays `n` whole turns, each side in turn, ending chains at once. */
 async function playTurns(game, n) {
-  for (let i = 0; i < n; i++) {
-    const side = (await (await fetch(`${site.server.url}/api/games/${game.game_id}`)).json()).side_to_move;
-    const [{ from, to, kind }] = await legalSteps(site.server.url, game.game_id);
-    let state = await post(`/api/games/${game.game_id}/intents`, { type: 'step', from, to, kind }, game.seats[side]);
-    if (state.turn) state = await post(`/api/games/${game.game_id}/intents`, { type: 'end_turn' }, game.seats[side]);
-    game.turns = state.moves;
-  }
+  game.turns = (await playTurnsOverApi(site.server.url, game, n)).moves;
 }
 
 // Where the newest turn stands against the list's scroll box.

@@ -388,6 +388,57 @@ export async function createGame(origin, body) {
   return answer;
 }
 
+/**
+ * POSTs JSON to the server's API, with a seat's secret as the bearer when
+ * given, and fails unless the answer is 200 OK.
+ * @returns {Promise<object>} the answer
+ */
+export async function apiPost(origin, path, body, seat) {
+  const headers = { 'content-type': 'application/json' };
+  if (seat) headers.authorization = `Bearer ${seat}`;
+  const res = await fetch(`${origin}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const answer = await res.json();
+  assert.equal(res.status, 200, JSON.stringify(answer));
+  return answer;
+}
+
+/**
+ * A game between two seats held from outside the browser: created, and
+ * its invitation accepted over the API. `joined` is the join's answer,
+ * `seats` the secret of each colour.
+ */
+export async function friendsGame(origin, body = { first: 'me' }) {
+  const game = await createGame(origin, body);
+  const invite = new URL(game.invite_link).searchParams.get('invite');
+  const joined = await apiPost(origin, `/api/games/${game.game_id}/join`, { invite });
+  return { ...game, joined, seats: { [game.color]: game.seat, [joined.role]: joined.seat } };
+}
+
+/**
+ * Plays one whole turn over the API for `seat`, the side to move: the
+ * first legal step, and the end of the turn if it goes on.
+ * @returns {Promise<object>} the state after it
+ */
+export async function playTurnOverApi(origin, gameId, seat) {
+  const [{ from, to, kind }] = await legalSteps(origin, gameId);
+  const state = await apiPost(origin, `/api/games/${gameId}/intents`, { type: 'step', from, to, kind }, seat);
+  if (!state.turn) return state;
+  return apiPost(origin, `/api/games/${gameId}/intents`, { type: 'end_turn' }, seat);
+}
+
+/**
+ * Plays `n` whole turns of a game from `friendsGame`, each side in turn
+ * (see `playTurnOverApi`).
+ * @returns {Promise<object>} the state after the last
+ */
+export async function playTurnsOverApi(origin, game, n) {
+  let state = await (await fetch(`${origin}/api/games/${game.game_id}`)).json();
+  for (let i = 0; i < n; i++) {
+    state = await playTurnOverApi(origin, game.game_id, game.seats[state.side_to_move]);
+  }
+  return state;
+}
+
 /** The legal steps the server lists for the side to move. */
 export async function legalSteps(origin, gameId) {
   const res = await fetch(`${origin}/api/games/${gameId}`);

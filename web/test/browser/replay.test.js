@@ -10,7 +10,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { useSite, createGame, noSidewaysScroll, waitText, shot } from './harness.js';
+import {
+  useSite, createGame, friendsGame, playTurnsOverApi, noSidewaysScroll, waitText, shot,
+} from './harness.js';
 import { audit } from './axe.js';
 
 let dir;
@@ -21,30 +23,10 @@ const site = useSite([], {
 
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
 
-async function api(path, body, secret) {
-  const headers = { 'content-type': 'application/json' };
-  if (secret) headers.authorization = `Bearer ${secret}`;
-  const res = await fetch(`${site.server.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-  const answer = await res.json();
-  assert.equal(res.status, path === '/api/games' ? 201 : 200, JSON.stringify(answer));
-  return answer;
-}
-
-/** A game of `turns` turns between friends, each the first legal step; its last state and record. */
+/** A game of `turns` turns between friends, played over the API; its last state and record. */
 async function playedGame(turns) {
-  const game = await createGame(site.server.url, { first: 'me' });
-  const invite = new URL(game.invite_link).searchParams.get('invite');
-  const joined = await api(`/api/games/${game.game_id}/join`, { invite });
-  const seats = { white: game.seat, black: joined.seat };
-  let state = await (await fetch(`${site.server.url}/api/games/${game.game_id}`)).json();
-  for (let n = 0; n < turns; n++) {
-    const mover = state.side_to_move;
-    while (state.side_to_move === mover && !state.result) {
-      const [step] = state.legal_steps;
-      state = await api(`/api/games/${game.game_id}/intents`,
-        { type: 'step', from: step.from, to: step.to, kind: step.kind }, seats[mover]);
-    }
-  }
+  const game = await friendsGame(site.server.url);
+  const state = await playTurnsOverApi(site.server.url, game, turns);
   const record = await (await fetch(`${site.server.url}/api/games/${game.game_id}/record`)).text();
   return { state, record };
 }

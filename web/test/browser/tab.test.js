@@ -7,7 +7,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, phoneContext, createGame, legalSteps } from './harness.js';
+import { useSite, phoneContext, createGame, apiPost, playTurnOverApi } from './harness.js';
 import { audit } from './axe.js';
 import { translatorFor } from '../catalogs.js';
 
@@ -18,21 +18,8 @@ const SIZES = {
   phone: () => phoneContext(site.browser),
 };
 
-async function post(path, body, seat) {
-  const headers = { 'content-type': 'application/json' };
-  if (seat) headers.authorization = `Bearer ${seat}`;
-  const res = await fetch(`${site.server.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-  const answer = await res.json();
-  assert.equal(res.status, 200, JSON.stringify(answer));
-  return answer;
-}
-
-/** Plays the first legal step for `seat`, and ends the turn if it goes on. */
-async function playTurn(gameId, seat) {
-  const [{ from, to, kind }] = await legalSteps(site.server.url, gameId);
-  const state = await post(`/api/games/${gameId}/intents`, { type: 'step', from, to, kind }, seat);
-  if (state.turn) await post(`/api/games/${gameId}/intents`, { type: 'end_turn' }, seat);
-}
+const post = (path, body, seat) => apiPost(site.server.url, path, body, seat);
+const playTurn = (gameId, seat) => playTurnOverApi(site.server.url, gameId, seat);
 
 /** Waits until the tab reads `title` and its icon is `icon`. */
 async function waitTab(page, title, icon) {

@@ -6,39 +6,24 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, createGame, waitText, waitMoves, waitBoard } from './harness.js';
+import {
+  useSite, friendsGame, playTurnsOverApi, apiPost, waitText, waitMoves, waitBoard,
+} from './harness.js';
 import { audit } from './axe.js';
 
 const site = useSite(['--intents-per-second', '1000']);
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
 
-async function api(path, body, secret) {
-  const headers = { 'content-type': 'application/json' };
-  if (secret) headers.authorization = `Bearer ${secret}`;
-  const res = await fetch(`${site.server.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-  const answer = await res.json();
-  assert.ok(res.ok, JSON.stringify(answer));
-  return answer;
-}
-
-/** A game between friends with `turns` turns played over the API. */
+/** A game between friends with `turns` turns played over the API, and the boards after each. */
 async function gameWithTurns(turns) {
-  const game = await createGame(site.server.url, { first: 'me' });
-  const invite = new URL(game.invite_link).searchParams.get('invite');
-  const joined = await api(`/api/games/${game.game_id}/join`, { invite });
-  const seats = { white: game.seat, black: joined.seat };
-  let state = await (await fetch(`${site.server.url}/api/games/${game.game_id}`)).json();
+  const game = await friendsGame(site.server.url);
+  let state = await playTurnsOverApi(site.server.url, game, 0);
   const boards = [state.position.split(' ')[0]];
   for (let n = 0; n < turns; n++) {
-    const mover = state.side_to_move;
-    while (state.side_to_move === mover && !state.result) {
-      const [step] = state.legal_steps;
-      state = await api(`/api/games/${game.game_id}/intents`,
-        { type: 'step', from: step.from, to: step.to, kind: step.kind }, seats[mover]);
-    }
+    state = await playTurnsOverApi(site.server.url, game, 1);
     boards.push(state.position.split(' ')[0]);
   }
-  return { game, joined, seats, state, boards };
+  return { game, joined: game.joined, seats: game.seats, state, boards };
 }
 
 test('White asks to take back, Black declines, then allows: both boards go back', async () => {
@@ -80,7 +65,7 @@ for (const [lang, asks, ask] of [
 ]) {
   test(`in ${lang}: the request and its answers speak the page's language, and axe finds nothing`, async () => {
     const { game, joined, seats } = await gameWithTurns(2);
-    await api(`/api/games/${game.game_id}/intents`, { type: 'offer_takeback' }, seats.white);
+    await apiPost(site.server.url, `/api/games/${game.game_id}/intents`, { type: 'offer_takeback' }, seats.white);
     for (const options of [undefined, DESKTOP]) {
       const context = options ? await site.browser.newContext(options) : undefined;
       const black = await site.open(`${joined.seat_link}&lang=${lang}`, { context });
