@@ -3,7 +3,7 @@
 // result and the buttons. Reads state, writes the DOM; changes no state.
 
 import { Link, Mode } from './state-core.js';
-import { isPlayer, isMyTurn, canAct, mustCapture, bottomColor, sideOfTurn, mode, waitingForFriend, againstComputer, computerThinking, canTakeBack, canAskHint, shownLevel } from './state-queries.js';
+import { isPlayer, isMyTurn, canAct, mustCapture, bottomColor, sideOfTurn, mode, waitingForFriend, againstComputer, computerThinking, canTakeBack, hasCompletedTurn, canAskHint, shownLevel } from './state-queries.js';
 import { countStones, parsePosition } from './position.js';
 import { EndReason } from './protocol.js';
 
@@ -338,8 +338,7 @@ export function renderPanel(els, state, t) {
   const asked = Boolean(g && g.takebackOffer === state.role);
   const askedMe = Boolean(playing && !computer && g.takebackOffer && !asked);
   show(els.takebackOffer, askedMe);
-  show(els.askTakeback, playing && !computer && !askedMe && !state.resignConfirm
-    && g.moves.some((_, i) => sideOfTurn(g, i) === state.role));
+  show(els.askTakeback, playing && !computer && !askedMe && !state.resignConfirm && hasCompletedTurn(state));
   els.askTakeback.disabled = asked;
   setText(els.askTakeback, t(asked ? 'game.takebackAsked' : 'game.askTakeback'));
   show(els.resign, playing && !state.resignConfirm);

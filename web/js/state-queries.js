@@ -64,7 +64,16 @@ export function canTakeBack(state) {
   const g = state.game;
   if (!g || !g.computer || !isPlayer(state) || state.link !== Link.Open) return false;
   if (g.nextGame || (g.result && g.result.reason === 'resignation')) return false;
-  return g.moves.some((_, i) => sideOfTurn(g, i) === state.role);
+  return hasCompletedTurn(state);
+}
+
+/**
+ * Whether the player has completed a turn of the game: one to take back.
+ * @param {ViewState} state
+ */
+export function hasCompletedTurn(state) {
+  const g = state.game;
+  return Boolean(g) && g.moves.some((_, i) => sideOfTurn(g, i) === state.role);
 }
 
 /**
