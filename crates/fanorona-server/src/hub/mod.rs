@@ -235,11 +235,12 @@ impl Hub {
         &self.inner.site
     }
 
-    /// Creates and stores a new game between people.
+    /// Creates and stores a new game between people, from `position` or
+    /// the usual start.
     ///
     /// # Errors
     ///
-    /// A start position that is not allowed or not valid, or a storage error.
+    /// A storage error.
     pub async fn create(
         &self,
         first: First,
@@ -252,12 +253,13 @@ impl Hub {
     /// Creates and stores a new game for `client`: between people, or
     /// against the computer at `computer`'s level. `first` is the
     /// creator's choice: `Friend` only between people, `Computer` only
-    /// against the computer.
+    /// against the computer. `position` is the start the request asked
+    /// for, read and allowed (`--allow-custom-start`) at the edge; `None`
+    /// for the usual start.
     ///
     /// # Errors
     ///
-    /// A `first` that does not fit the opponent, a start position that is
-    /// not allowed or not valid, [`AppError::TooManyComputerGames`] when
+    /// A `first` that does not fit the opponent, [`AppError::TooManyComputerGames`] when
     /// `client` already plays `--computer-games-per-address` games against
     /// the computer, [`AppError::Busy`] when the computer's threads have
     /// too much waiting, or a storage error.
@@ -268,7 +270,7 @@ impl Hub {
         computer: Option<Level>,
         client: IpAddr,
     ) -> Result<Created, AppError> {
-        let start = self.start_position(position)?;
+        let start = position.unwrap_or_else(Position::start);
         let color = match (first, computer) {
             (First::Me, _) => Color::White,
             (First::Friend, None) | (First::Computer, Some(_)) => Color::Black,
@@ -336,16 +338,6 @@ impl Hub {
             invite,
             computer,
         })
-    }
-
-    /// The position a new game starts from: `position` if custom starts
-    /// are allowed, the usual start for `None`.
-    fn start_position(&self, position: Option<Position>) -> Result<Position, AppError> {
-        match position {
-            None => Ok(Position::start()),
-            Some(_) if !self.inner.config.allow_custom_start => Err(AppError::CustomStartDisabled),
-            Some(position) => Ok(position),
-        }
     }
 
     /// The live game `id`, loaded from the store and replayed if needed.
