@@ -90,8 +90,9 @@ pub(crate) enum Joined {
 pub(crate) enum Invitation {
     /// The visitor already holds this seat.
     Holder(Color),
-    /// The invitation is this game's, and this seat is free.
-    Open(Color),
+    /// The invitation is this game's, and this seat is free; the game's
+    /// time control, if it has clocks.
+    Open(Color, Option<TimeControl>),
     /// The invitation is this game's, but both seats are taken.
     Used,
     /// The token is not this game's.

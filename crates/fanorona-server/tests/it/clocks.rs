@@ -271,6 +271,38 @@ async fn a_bad_clock_is_refused_at_creation_and_takebacks_are_refused_with_one()
     );
     assert_eq!(server.state(&id).await["clock"], Value::Null);
     drop(black);
+    // The invitation says the clock, in the page's language.
+    for (clock, lang, words) in [
+        (
+            json!({ "minutes": 5, "increment": 3 }),
+            "en",
+            "Clock: 5 min + 3 s per turn.",
+        ),
+        (json!({ "days": 1 }), "fr", "Pendule : 1 jour par tour."),
+        (
+            json!({ "days": 7 }),
+            "mg",
+            "Fetra fotoana: Andro 7 isaky ny anjara.",
+        ),
+    ] {
+        let (created, _) = server
+            .create(json!({ "first": "me", "clock": clock }))
+            .await;
+        let link = created["invite_link"].as_str().unwrap();
+        let page = server
+            .http
+            .get(format!("{link}&lang={lang}"))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(
+            page.contains(&format!("<p class=\"clock-line\">{words}</p>")),
+            "{page}"
+        );
+    }
     let (id, white, black) = timed_game(&server, json!({ "minutes": 5, "increment": 3 })).await;
     let before = server.state(&id).await;
     play_turn(&server, &id, [&white, &black]).await;

@@ -154,7 +154,7 @@ impl GameTask {
             return Invitation::Wrong;
         }
         match self.free_seat() {
-            Some(color) => Invitation::Open(color),
+            Some(color) => Invitation::Open(color, self.row.time_control),
             None => Invitation::Used,
         }
     }
