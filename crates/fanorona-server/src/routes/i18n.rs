@@ -295,7 +295,14 @@ pub(crate) fn fill(text: &str, values: &[(&str, &str)]) -> String {
 
 /// The attributes a page may mark for translation, as
 /// `data-i18n-<attribute>="key"`.
-const ATTRIBUTES: [&str; 6] = ["aria-label", "title", "placeholder", "content", "alt", "label"];
+const ATTRIBUTES: [&str; 6] = [
+    "aria-label",
+    "title",
+    "placeholder",
+    "content",
+    "alt",
+    "label",
+];
 
 /// `html` (a page of the site) in `lang`: `<html lang>`, every marked text
 /// and attribute, the switcher's current language, and the messages its
