@@ -47,6 +47,8 @@ fn state_text(game: &Game) -> String {
         players: ByColor::default(),
         abandoned: false,
         thinking: false,
+        watching: 0,
+        score: None,
     };
     match encode_state(game, live) {
         Ok(text) => text,

@@ -79,6 +79,8 @@ fn relay(c: &mut Criterion) {
         players: ByColor::default(),
         abandoned: false,
         thinking: false,
+        watching: 0,
+        score: None,
     };
     let mut group = c.benchmark_group("relay");
     for plies in [0, 20, 60] {

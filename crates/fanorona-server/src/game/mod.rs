@@ -7,6 +7,7 @@ mod intent;
 mod plan;
 mod result;
 mod role;
+mod score;
 #[cfg(test)]
 mod tests;
 
@@ -18,6 +19,7 @@ pub use self::{
     intent::{Action, Intent, IntentKind},
     result::GameResult,
     role::ComputerSeat,
+    score::Score,
 };
 use self::{plan::Effect, result::board_result};
 pub(crate) use self::{

@@ -322,6 +322,7 @@ impl Hub {
             rematch_of: None,
             next_game: None,
             computer,
+            score: None,
         };
         let stored = self.inner.store.create_game(&row).await;
         stored.map_err(AppError::not_saved)?;

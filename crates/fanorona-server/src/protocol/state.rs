@@ -10,7 +10,7 @@ use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 
 use crate::{
-    game::{Game, TurnSoFar},
+    game::{Game, Score, TurnSoFar},
     ids::GameId,
 };
 
@@ -36,6 +36,10 @@ pub struct LiveFacts<'a> {
     pub abandoned: bool,
     /// The computer is searching or playing out its turn.
     pub thinking: bool,
+    /// The spectators' sockets open on the game, on every process.
+    pub watching: u32,
+    /// The match's score, in a rematch.
+    pub score: Option<Score>,
 }
 
 /// The names of the 45 squares, by index.
@@ -141,6 +145,17 @@ struct AfterCaptures<'a> {
     next_game: Option<&'a GameId>,
     result: Option<ResultView>,
     computer: Option<ComputerView>,
+    watching: u32,
+    #[serde(rename = "match")]
+    score: Option<ScoreView>,
+}
+
+/// A match's score, as the `match` field writes it.
+#[derive(Serialize)]
+struct ScoreView {
+    white: u32,
+    black: u32,
+    draws: u32,
 }
 
 #[derive(Serialize)]
@@ -349,6 +364,12 @@ fn tail<'a>(game: &'a Game, live: LiveFacts<'a>) -> AfterCaptures<'a> {
             name: seat.level.name(),
             thinking: live.thinking,
         }),
+        watching: live.watching,
+        score: live.score.map(|s| ScoreView {
+            white: s.white,
+            black: s.black,
+            draws: s.draws,
+        }),
     }
 }
 
@@ -434,6 +455,8 @@ mod tests {
             players: ByColor::default(),
             abandoned: false,
             thinking: false,
+            watching: 0,
+            score: None,
         };
         let mut game = Game::new(Position::start());
         let mut encoder = StateEncoder::default();

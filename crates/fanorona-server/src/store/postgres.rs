@@ -25,8 +25,9 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 
 use self::connections::Connections;
 use super::{
-    color_text, corrupt, decode_action, encode_action, parse_color, parse_level, seq_column,
-    write::Writer, Change, GameRow, Notice, Store, StoreError, StoredGame,
+    color_text, corrupt, decode_action, encode_action, parse_color, parse_level, parse_score,
+    score_columns, seq_column, write::Writer, Change, GameRow, Notice, Store, StoreError,
+    StoredGame,
 };
 use crate::{
     game::{Action, ComputerSeat},
@@ -255,8 +256,9 @@ async fn send_notices(
 /// error, so it does not abort the other writes of its batch
 /// ([`writer`]).
 const INSERT_GAME: &str = "INSERT INTO games (id, created_at, start_position, creator, \
-     white_seat, black_seat, invite, rematch_of, next_game, computer_color, computer_level) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
+     white_seat, black_seat, invite, rematch_of, next_game, computer_color, computer_level, \
+     match_white, match_black, match_draws) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
      ON CONFLICT DO NOTHING RETURNING id";
 
 /// Stores action `$2` only when the game holds actions 0 to `$2 - 1`: the
@@ -273,11 +275,13 @@ const INSERT_ACTION: &str = "WITH stored AS (INSERT INTO actions \
      SELECT pg_notify($8, $9) FROM stored";
 
 /// A game and its actions in one statement, so in one snapshot and one
-/// round trip: the game's columns (0 to 10) on every row, an action's
-/// (11 to 15) on each, or NULL on the one row of a game without any.
+/// round trip: the game's columns (0 to 10, and its score 16 to 18) on
+/// every row, an action's (11 to 15) on each, or NULL on the one row of a
+/// game without any.
 const SELECT_GAME: &str = "SELECT g.id, g.created_at, g.start_position, g.creator, \
      g.white_seat, g.black_seat, g.invite, g.rematch_of, g.next_game, g.computer_color, \
-     g.computer_level, a.player, a.kind, a.step, a.level, a.created_at \
+     g.computer_level, a.player, a.kind, a.step, a.level, a.created_at, \
+     g.match_white, g.match_black, g.match_draws \
      FROM games g LEFT JOIN actions a ON a.game_id = g.id AND a.seq >= $2 \
      WHERE g.id = $1 ORDER BY a.seq";
 
@@ -288,6 +292,7 @@ pub(super) const DELETE_EXPIRED: &str = "DELETE FROM games WHERE created_at < $1
 
 /// Stores a new game, or [`StoreError::Conflict`] when its id is taken.
 async fn insert_game(conn: &mut PgConnection, row: &GameRow) -> Result<(), StoreError> {
+    let [match_white, match_black, match_draws] = score_columns(row.score);
     let done = sqlx::query(INSERT_GAME)
         .bind(row.id.as_str())
         .bind(row.created_at)
@@ -300,6 +305,9 @@ async fn insert_game(conn: &mut PgConnection, row: &GameRow) -> Result<(), Store
         .bind(row.next_game.as_ref().map(GameId::as_str))
         .bind(row.computer.map(|c| color_text(c.color)))
         .bind(row.computer.map(|c| i64::from(c.level.number())))
+        .bind(match_white)
+        .bind(match_black)
+        .bind(match_draws)
         .fetch_optional(conn)
         .await
         .map_err(failed)?;
@@ -401,6 +409,7 @@ fn read_row(row: &PgRow) -> Result<GameRow, StoreError> {
         rematch_of: parse_id(row.try_get(7)?)?,
         next_game: parse_id(row.try_get(8)?)?,
         computer,
+        score: parse_score([row.try_get(16)?, row.try_get(17)?, row.try_get(18)?])?,
     })
 }
 

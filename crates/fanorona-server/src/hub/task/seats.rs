@@ -10,7 +10,7 @@ use super::{GameTask, Invitation, Joined};
 use crate::{
     clock,
     error::AppError,
-    game::{ComputerSeat, Role},
+    game::{ComputerSeat, Role, Score},
     ids::{GameId, Secret},
     store::{GameRow, Notice, StoreError},
 };
@@ -47,6 +47,8 @@ impl GameTask {
             // The player is here now: this process plays the computer.
             self.maybe_think();
             self.publish_or_stop();
+        } else {
+            self.spectator(true);
         }
         Ok(role)
     }
@@ -69,6 +71,8 @@ impl GameTask {
                 self.announce(Notice::Gone(color));
             }
             self.publish_or_stop();
+        } else {
+            self.spectator(false);
         }
     }
 
@@ -125,7 +129,27 @@ impl GameTask {
                 color: !seat.color,
                 level: seat.level,
             }),
+            // The score so far, this game's result included (a rematch
+            // follows a game that is over), in the rematch's colours.
+            score: Some(
+                self.score_after(self.row.score.unwrap_or_default())
+                    .swapped(),
+            ),
         })
+    }
+
+    /// The score of the match, in this game's colours, for a rematch: the
+    /// games before it, and itself once it is over; `None` for a first
+    /// game.
+    pub(super) fn score(&self) -> Option<Score> {
+        self.row.score.map(|before| self.score_after(before))
+    }
+
+    /// `before` with this game's result once it is over.
+    fn score_after(&self, before: Score) -> Score {
+        self.game
+            .result
+            .map_or(before, |result| before.with(result))
     }
 
     pub(super) fn expired(&self) -> bool {

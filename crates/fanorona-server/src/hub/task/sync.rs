@@ -210,6 +210,7 @@ mod tests {
             rematch_of: None,
             next_game: None,
             computer: None,
+            score: None,
         };
         let times = (0..actions.len()).map(|i| created_at + 1 + i as i64);
         StoredGame {

@@ -39,6 +39,11 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         description: "computer",
         sql: include_str!("../../../migrations/sqlite/0002_computer.sql"),
     },
+    Migration {
+        version: 5,
+        description: "match",
+        sql: include_str!("../../../migrations/sqlite/0005_match.sql"),
+    },
 ];
 
 /// The bookkeeping table, as the first release created it.
