@@ -277,6 +277,8 @@ function readPair(raw) {
  * @property {string|null} nextGame the game a rematch created
  * @property {{winner: 'white'|'black'|null, reason: string} | null} result
  * @property {Computer|null} computer the computer's seat; null in games between people
+ * @property {number} watching
+ * @property {{white: number, black: number, draws: number}|null} match
  */
 
 /**
@@ -310,7 +312,13 @@ export function readState(raw) {
     nextGame: typeof next === 'string' && GAME_ID.test(next) ? next : null,
     result: readResult(raw.result),
     computer: readComputer(raw.computer),
+    watching: raw.watching | 0,
+    match: readScore(raw.match),
   };
+}
+
+function readScore(m) {
+  return m && typeof m === 'object' ? { white: m.white | 0, black: m.black | 0, draws: m.draws | 0 } : null;
 }
 
 /**

@@ -137,6 +137,8 @@ test('the state example of the API is read into the client shape', () => {
     nextGame: null,
     result: null,
     computer: null,
+    watching: 3,
+    match: { white: 2, black: 1, draws: 0 },
   });
 });
 
