@@ -138,6 +138,8 @@ test('the state example of the API is read into the client shape', () => {
     result: null,
     computer: null,
     clock: null,
+    watching: 3,
+    match: { white: 2, black: 1, draws: 0 },
   });
 });
 

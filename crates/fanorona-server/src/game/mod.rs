@@ -8,6 +8,7 @@ mod intent;
 mod plan;
 mod result;
 mod role;
+mod score;
 #[cfg(test)]
 mod tests;
 
@@ -20,6 +21,7 @@ pub use self::{
     intent::{Action, Intent, IntentKind},
     result::GameResult,
     role::ComputerSeat,
+    score::Score,
 };
 use self::{plan::Effect, result::board_result};
 pub(crate) use self::{

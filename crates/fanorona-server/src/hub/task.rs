@@ -5,6 +5,7 @@ mod hint;
 mod presence;
 mod seats;
 mod sync;
+mod watching;
 
 use std::{collections::HashMap, net::IpAddr, sync::Arc, time::Duration};
 
@@ -20,6 +21,7 @@ use self::{
     hint::Hints,
     presence::Presence,
     sync::{end_time, replay},
+    watching::Watching,
 };
 use super::{
     Command, Credentials, GameHandle, Hub, Invitation, JoinRequest, Joined, RecordFacts, Reply,
@@ -46,6 +48,8 @@ struct GameTask {
     /// over.
     ended_at: Option<i64>,
     presence: ByColor<Presence>,
+    /// The spectators' sockets, here and on other processes.
+    watching: Watching,
     /// The `version` of the last state published: it grows with every
     /// state, and starts at the time the task started, in microseconds, so
     /// that a game loaded again (or by another process) never goes back
@@ -89,6 +93,7 @@ pub(super) fn spawn(hub: Hub, stored: StoredGame) -> Result<GameHandle, AppError
         game,
         ended_at,
         presence: ByColor::new_with(|_| Presence::new(now)),
+        watching: Watching::new(now),
         version,
         shown_abandoned: false,
         sockets: HashMap::new(),
@@ -129,6 +134,7 @@ impl GameTask {
             let presence_at = self.presence_deadline();
             let flag_at = self.flag_deadline();
             let wall = self.hub.config().wall.clone();
+            let watching_at = self.watching_deadline();
             let mut active = true;
             tokio::select! {
                 command = rx.recv() => match command {
@@ -150,6 +156,10 @@ impl GameTask {
                     active = false;
                     self.on_presence_timer();
                 }
+                () = sleep_until(watching_at.unwrap_or_else(far_future)), if watching_at.is_some() => {
+                    active = false;
+                    self.on_watching_timer();
+                }
                 () = sleep_until(self.active + idle) => {
                     if self.hub.unload(&self.row.id, &self.state, &rx) {
                         tracing::debug!(game = %self.row.id, "game unloaded");
@@ -160,6 +170,7 @@ impl GameTask {
                 event = self.hints.next() => self.hints.on_event(event),
                 () = shutdown.cancelled() => {
                     self.announce_held(Notice::Gone);
+                    self.announce_no_watching();
                     break;
                 }
             }
@@ -491,6 +502,8 @@ impl GameTask {
             joined: self.row.seats.get(c).is_some() || self.is_computer(c),
             connected: self.presence.get(c).connected || self.is_computer(c),
         });
+        let watching = self.watching.total();
+        self.watching.shown(watching);
         let live = LiveFacts {
             id: &self.row.id,
             version: self.version,
@@ -498,6 +511,8 @@ impl GameTask {
             abandoned,
             thinking: self.computer.busy(),
             now: self.hub.config().wall.now_ms(),
+            watching,
+            score: self.score(),
         };
         let json = match self.encoder.encode(&self.game, live) {
             Ok(text) => Utf8Bytes::from(text),

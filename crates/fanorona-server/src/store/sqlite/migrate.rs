@@ -44,6 +44,11 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         description: "clocks",
         sql: include_str!("../../../migrations/sqlite/0003_clocks.sql"),
     },
+    Migration {
+        version: 5,
+        description: "match",
+        sql: include_str!("../../../migrations/sqlite/0005_match.sql"),
+    },
 ];
 
 /// The bookkeeping table, as the first release created it.
