@@ -27,8 +27,7 @@ use self::connections::Connections;
 use super::{
     color_text, corrupt, decode_action, encode_action, parse_color, parse_level, parse_score,
     parse_time_control, score_columns, seq_column, write::Writer, Change, GameRow, Notice, Store,
-    StoreError,
-    StoredGame,
+    StoreError, StoredGame,
 };
 use crate::{
     game::{Action, ComputerSeat},

@@ -150,6 +150,21 @@ async fn the_clock_of_the_player_to_move_runs_and_the_flag_falls_at_zero() {
         record.contains("[Reason \"White wins. On time.\"]"),
         "{record}"
     );
+    // A rematch has the same clock, both full and standing.
+    server.play(&id, &white, json!({ "type": "rematch" })).await;
+    let state = server.play(&id, &black, json!({ "type": "rematch" })).await;
+    let next = state["next_game"].as_str().unwrap();
+    let clock = &server.state(next).await["clock"];
+    assert_eq!(
+        (
+            &clock["minutes"],
+            &clock["increment"],
+            &clock["white"],
+            &clock["running"]
+        ),
+        (&json!(1), &json!(2), &json!(60_000), &Value::Null),
+        "{clock}"
+    );
     server.stop().await;
 }
 
