@@ -8,7 +8,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, phoneContext, friendsGame, playTurnsOverApi, waitText } from './harness.js';
+import {
+  useSite, phoneContext, createGame, friendsGame, playTurnsOverApi, waitText, pressJoin,
+} from './harness.js';
 import { audit } from './axe.js';
 import { translatorFor, LANGS } from '../catalogs.js';
 
@@ -44,6 +46,20 @@ for (const [size, context] of Object.entries(SIZES)) {
       const state = await (await fetch(`${site.server.url}/api/games/${id}`)).json();
       const expected = size === 'phone' ? { kind: 'correspondence', days: 3 } : { kind: 'real_time', minutes: 5, increment: 3 };
       for (const [k, v] of Object.entries(expected)) assert.equal(state.clock[k], v, JSON.stringify(state.clock));
+      assert.deepEqual(errors, []);
+      await page.context().close();
+    });
+
+    test(`the invitation says the clock, and a correspondence clock reads in days (${size}, ${lang})`, async () => {
+      const t = translatorFor(lang);
+      const created = await createGame(site.server.url, { first: 'me', clock: { days: 3 } });
+      const { page, errors } = await site.open(`${created.invite_link}&lang=${lang}`, { context: await context() });
+      await waitText(page, '.clock-line', new RegExp(`^${t('clock.invite', { control: t('clock.days', { n: 3 }) })}$`));
+      await audit(page, `an invitation to a game with a clock (${size}, ${lang})`);
+      await pressJoin(page);
+      await waitText(page, '#player-bottom .clock', new RegExp(`^${t('clock.dh', { d: 3, h: 0 })}$`));
+      await waitText(page, '#player-top .clock', new RegExp(`^${t('clock.dh', { d: 3, h: 0 })}$`));
+      await audit(page, `a game by correspondence (${size}, ${lang})`);
       assert.deepEqual(errors, []);
       await page.context().close();
     });
