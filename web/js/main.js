@@ -1,8 +1,8 @@
-// The game page: reads the address, connects to the game, and ties the
-// state, the drawing and the input together. Every user event goes through
-// one dispatch: the input machine (input.js) picks the transition
-// (the state-*.js files), and the drawing reads the state alone. This file only wires
-// and does what a state cannot: send, play sounds, speak, remember.
+// The game page: reads the address, connects, and ties state, drawing and
+// input together. Every user event goes through one dispatch: the input
+// machine (input.js) picks the transition (state-*.js), and the drawing
+// reads the state alone. This file wires, and does what a state cannot:
+// send, play sounds, speak, remember.
 
 import { pageTranslator, pageLang, keepPlace } from './i18n.js';
 import { createState, Link } from './state-core.js';
