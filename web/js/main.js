@@ -157,6 +157,12 @@ function afterState(before) {
     joinedAt = g.moves.length;
     retitle();
   }
+  // The game ended: a phone may be scrolled down to Resign; the board
+  // (and the result under it) comes back into view.
+  if (old && !old.result && g.result) {
+    const area = document.querySelector('.play-area');
+    if (area.getBoundingClientRect().top < 0) area.scrollIntoView();
+  }
   if (old && g.moves.length > old.moves.length) {
     const move = g.moves[g.moves.length - 1];
     const mover = sideOfTurn(g, g.moves.length - 1);
