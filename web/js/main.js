@@ -31,6 +31,9 @@ keepPlace(document, location);
 
 const storage = localStore(window);
 const sound = createSound(storage);
+// Notifications of the player's turn while the page is hidden, opt-in.
+const Note = window.Notification;
+const notify = document.getElementById('notify');
 let state = setSound(createState(), sound.enabled());
 
 const els = panelElements(document);
@@ -130,6 +133,7 @@ function onFrame(text) {
   if (!msg) return;
   if (msg.type === 'welcome') {
     update(receiveWelcome(state, msg.role, msg.seatLink ? new URL(msg.seatLink, location.href).href : null));
+    notify.parentElement.hidden = !Note || !isPlayer(state);
   } else if (msg.type === 'state') {
     if (msg.state.game !== gameId) return;
     const before = state;
@@ -168,10 +172,17 @@ function afterState(before) {
     const mover = sideOfTurn(g, g.moves.length - 1);
     const taken = g.lastTurn.captured.length;
     if (mover !== state.role) {
+      const played = t('say.played', { color: t(`color.${mover}`), move });
       sound.play(taken ? 'capture' : 'move');
-      say([t('say.played', { color: t(`color.${mover}`), move }),
-        taken ? t('say.captured', { count: taken }) : '',
+      say([played, taken ? t('say.captured', { count: taken }) : '',
         isMyTurn(state) ? t('say.yourTurn') : ''].filter(Boolean).join(' '));
+      try {
+        if (isMyTurn(state) && notify.checked && document.hidden) {
+          new Note(t('game.yourTurn'), { body: played }).onclick = () => window.focus();
+        }
+      } catch {
+        // Android notifies from service workers only.
+      }
     }
   }
 }
@@ -261,6 +272,15 @@ board.choices.addEventListener('click', (e) => {
 on(els.endTurn, () => ({ type: Input.EndTurn }));
 on(els.flip, () => ({ type: Input.Flip }));
 on(els.sound, () => ({ type: Input.Sound, on: !state.soundOn }));
+notify.checked = Note?.permission === 'granted' && storage?.getItem('fanorona.notify') === 'on';
+notify.addEventListener('change', async () => {
+  notify.checked &&= Note.permission === 'granted' || await Note.requestPermission().catch(() => '') === 'granted';
+  try {
+    storage?.setItem('fanorona.notify', notify.checked ? 'on' : 'off');
+  } catch {
+    // Refused: the choice lasts this visit.
+  }
+});
 const sendIntent = (type) => () => ({ type: Input.Send, intent: type });
 on(els.offerDraw, sendIntent(ClientType.OfferDraw));
 on(document.getElementById('accept-draw'), sendIntent(ClientType.AcceptDraw));
