@@ -7,10 +7,8 @@ export const Status = Object.freeze({
   Connecting: 'connecting',
   Open: 'open',
   Reconnecting: 'reconnecting',
-  // The server closed the socket because it is restarting (close code 1012).
+  // Closed by the server: it restarts (1012), its database does not answer (1013).
   Restarting: 'restarting',
-  // The server closed the socket because its database does not answer
-  // (close code 1013, "database unavailable").
   DatabaseUnavailable: 'database-unavailable',
   Closed: 'closed',
 });
@@ -35,8 +33,7 @@ export function retryStatus(code) {
 
 /**
  * The wait before reconnect attempt `attempt` (0-based): doubling from
- * half a second up to a cap, then spread by jitter so that many browsers
- * do not all return at the same instant.
+ * half a second to a cap, with jitter so browsers do not all return at once.
  * @param {number} attempt
  * @param {number} random a number in [0, 1)
  * @param {{base?: number, cap?: number}} [opts]

@@ -1,8 +1,7 @@
 // The games this browser is in, kept in localStorage so that closing a
-// tab never loses one: the front page lists them, and the board of a game
-// nobody has joined yet finds its invitation link here. Pure functions
-// over plain lists, and two small readers and writers of the storage that
-// never throw: whatever the storage holds, the page works.
+// tab loses none: the front page lists them, and a game's board finds its
+// invitation link here until the friend joins. Pure functions over plain
+// lists, and storage readers and writers that never throw.
 
 /** The localStorage item that holds the list. */
 export const GAMES_ITEM = 'fanorona.games';
@@ -13,16 +12,7 @@ export const MAX_GAMES = 50;
 const ID = /^[A-Za-z0-9]{1,64}$/;
 const COLORS = ['white', 'black'];
 
-/**
- * A game of this browser.
- * @typedef {object} GameEntry
- * @property {string} id
- * @property {'white'|'black'} color the colour this browser plays
- * @property {boolean} joined whether the opponent's seat is taken
- * @property {number} lastActive when the game was last seen, in ms since 1970
- * @property {string|null} invite the invitation link, while nobody joined
- * @property {number|null} computer the computer's level in a game against it, else null
- */
+/** @typedef {import('./types.js').GameEntry} GameEntry */
 
 function isInviteOf(link, id) {
   if (typeof link !== 'string' || link.length > 512) return false;

@@ -196,8 +196,7 @@ export function fromSvg(x, y, bottom = Color.White) {
 }
 
 /**
- * The square one step away on screen (up, down, left, right) for keyboard
- * movement between points; stays put at the edge.
+ * The square one step away on screen, for the keyboard; the same at the edge.
  * @param {string} name
  * @param {'up'|'down'|'left'|'right'} key
  * @param {'white'|'black'} bottom

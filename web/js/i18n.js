@@ -1,7 +1,6 @@
-// The page's language and messages. The server sends each page already
-// translated (web/i18n/<lang>.json is the one catalog per language), with
-// <html lang> set and the messages its scripts need as JSON in
-// <script type="application/json" id="messages">. Scripts read them here.
+// The page's language and messages. The server sends each page
+// translated (from web/i18n/<lang>.json), <html lang> set, with the
+// messages its scripts need as JSON in <script id="messages">.
 
 /** The language used when nothing better is known. */
 export const DEFAULT_LANG = 'en';
@@ -34,15 +33,14 @@ export function pageMessages(doc) {
 }
 
 /**
- * Makes a translator for one language from its messages.
- * A message is a string with {name} placeholders, or an object of plural
- * forms by the categories of Intl.PluralRules for the language (one,
- * other…), chosen by params.count; a category the message lacks takes its
- * `other`. Numbers are written as the language writes them. A key with no
- * message comes back as itself, so it shows (tests look for that).
+ * Makes a translator for one language from its messages: a string with
+ * {name} placeholders, or plural forms by Intl.PluralRules category (one,
+ * other…) chosen by params.count, `other` standing in for a missing one.
+ * Numbers are written as the language writes them. A key with no message
+ * comes back as itself, so it shows (tests look for that).
  * @param {string} lang
  * @param {Record<string, string | Record<string, string>>} messages
- * @returns {(key: string, params?: Record<string, unknown>) => string}
+ * @returns {import('./types.js').Translate}
  */
 export function translator(lang, messages) {
   const plural = new Intl.PluralRules(lang);
@@ -79,9 +77,8 @@ export function withLang(href, lang) {
 }
 
 /**
- * Makes the language switcher's links keep the reader where they are:
- * the same address in the other language, with its query and fragment
- * (the links as sent only carry ?lang=, for browsers without scripts).
+ * Makes the language switcher's links keep the reader's place: the same
+ * address, query and fragment (as sent they carry ?lang= alone).
  * @param {Document} doc
  * @param {Location | URL} loc
  */

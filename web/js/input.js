@@ -1,8 +1,7 @@
 // Input: the page's named-state machine (locked, idle, selected, choosing
 // a capture line), and the pointer and keyboard bindings that feed it.
-// Every user event, on the board or in the panel, goes through
-// `interpret`, which picks the one transition of the state-*.js files that the event
-// makes in the current mode. `interpret` is pure; the bind functions touch
+// Every user event goes through `interpret`, which picks the transition
+// (of the state-*.js files) the event makes in the current mode. `interpret` is pure; the bind functions touch
 // the DOM and each returns the function that undoes it.
 
 import { Mode } from './state-core.js';
@@ -50,10 +49,9 @@ const ALWAYS = Object.freeze({
 });
 
 /**
- * The machine: for each mode, what each event does. Every handler returns
- * {state, intent}; intent is null or the message to send. Each handler is
- * the one transition its event makes in its mode: the state does not look
- * at the mode again.
+ * The machine: for each mode, what each event does, as the one
+ * transition it makes there (which does not look at the mode again),
+ * returning {state, intent}, intent null or the message to send.
  */
 const MACHINE = Object.freeze({
   [Mode.Locked]: {
@@ -82,9 +80,9 @@ const MACHINE = Object.freeze({
 
 /**
  * Runs one input event through the machine.
- * @param {import('./state-core.js').ViewState} state
+ * @param {import('./types.js').ViewState} state
  * @param {{type: string, square?: string|null, from?: string, to?: string|null}} event
- * @returns {{state: import('./state-core.js').ViewState, intent: object|null}}
+ * @returns {{state: import('./types.js').ViewState, intent: object|null}}
  */
 export function interpret(state, event) {
   const handler = MACHINE[mode(state)][event.type];

@@ -5,11 +5,12 @@
 import { copyText } from './copy.js';
 import { withLang } from './i18n.js';
 
+/** @typedef {import('./types.js').Translate} Translate */
+
 /**
- * Draws `text` as a QR code into an <svg>. The encoder (`qr.js` and the
- * vendored library it wraps, about 8.5 KB compressed) is fetched when the
- * first code is drawn: most visits to the game page never show one, and
- * its 60 KB budget has no room for it.
+ * Draws `text` as a QR code into an <svg>. The encoder (qr.js and its
+ * vendored library, 8.5 KB compressed) is fetched for the first code:
+ * most visits to the game page show none, and its budget has no room.
  * @param {SVGSVGElement} svg
  * @param {string} text
  */
@@ -26,13 +27,12 @@ export async function drawQr(svg, text) {
 }
 
 /**
- * Binds the Copy and Share buttons of the box (ids invite-link, copy,
- * share, qr) and returns the function that shows a link in it; showing
- * the same link again does nothing. The link shown, copied and shared
- * opens the invitation in `lang`, the creator's language, as does the
- * text shared with it.
+ * Binds the box's Copy and Share buttons (ids invite-link, copy, share,
+ * qr) and returns the function that shows a link in it (again: nothing).
+ * The link and its shared text open the invitation in `lang`, the
+ * creator's language.
  * @param {Document} doc
- * @param {(key: string) => string} t
+ * @param {Translate} t
  * @param {Navigator} nav
  * @param {string} lang
  * @returns {(link: string) => void}

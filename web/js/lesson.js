@@ -39,7 +39,7 @@ const BOTH_HERE = Object.freeze({
  * start position: the game page's own state shape, with the refused steps.
  * @param {object} raw the answer's JSON
  * @param {string} start the board's position text
- * @returns {import('./protocol.js').GameState & {refused: object[]}}
+ * @returns {import('./types.js').GameState & {refused: object[]}}
  */
 export function lessonGame(raw, start) {
   return { ...readSteps(raw), game: 'lesson', startPosition: start, players: BOTH_HERE };
@@ -141,7 +141,7 @@ const EXPLAINED = Object.freeze({
 /**
  * The line under a board: the verdict once the turn is over, else what
  * was just refused and why, else what to do next.
- * @param {import('./state-core.js').ViewState} state
+ * @param {import('./types.js').ViewState} state
  * @param {Verdict|null} verdict
  * @param {boolean} [touch] whether the reader taps (a finger) rather than clicks
  * @returns {{key: string, params?: object, tone: 'right'|'wrong'|''}}

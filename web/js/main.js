@@ -1,8 +1,8 @@
-// The game page: reads the address, connects to the game, and ties the
-// state, the drawing and the input together. Every user event goes through
-// one dispatch: the input machine (input.js) picks the transition
-// (the state-*.js files), and the drawing reads the state alone. This file only wires
-// and does what a state cannot: send, play sounds, speak, remember.
+// The game page: reads the address, connects, and ties state, drawing and
+// input together. Every user event goes through one dispatch: the input
+// machine (input.js) picks the transition (state-*.js), and the drawing
+// reads the state alone. This file wires, and does what a state cannot:
+// send, play sounds, speak, remember.
 
 import { pageTranslator, pageLang, keepPlace } from './i18n.js';
 import { createState, Link } from './state-core.js';
@@ -32,6 +32,9 @@ keepPlace(document, location);
 
 const storage = localStore(window);
 const sound = createSound(storage);
+// Notifications of the player's turn while the page is hidden, opt-in.
+const Note = window.Notification;
+const notify = document.getElementById('notify');
 let state = setSound(createState(), sound.enabled());
 
 const els = panelElements(document);
@@ -150,6 +153,7 @@ function onFrame(text) {
   if (!msg) return;
   if (msg.type === 'welcome') {
     update(receiveWelcome(state, msg.role, msg.seatLink ? new URL(msg.seatLink, location.href).href : null));
+    notify.parentElement.hidden = !Note || !isPlayer(state);
   } else if (msg.type === 'state') {
     if (msg.state.game !== gameId) return;
     clockAt = performance.now();
@@ -179,15 +183,28 @@ function afterState(before) {
     joinedAt = g.moves.length;
     retitle();
   }
+  // The game ended: a phone may be scrolled down to Resign; the board
+  // (and the result under it) comes back into view.
+  if (old && !old.result && g.result) {
+    const area = document.querySelector('.play-area');
+    if (area.getBoundingClientRect().top < 0) area.scrollIntoView();
+  }
   if (old && g.moves.length > old.moves.length) {
     const move = g.moves[g.moves.length - 1];
     const mover = sideOfTurn(g, g.moves.length - 1);
     const taken = g.lastTurn.captured.length;
     if (mover !== state.role) {
+      const played = t('say.played', { color: t(`color.${mover}`), move });
       sound.play(taken ? 'capture' : 'move');
-      say([t('say.played', { color: t(`color.${mover}`), move }),
-        taken ? t('say.captured', { count: taken }) : '',
+      say([played, taken ? t('say.captured', { count: taken }) : '',
         isMyTurn(state) ? t('say.yourTurn') : ''].filter(Boolean).join(' '));
+      try {
+        if (isMyTurn(state) && notify.checked && document.hidden) {
+          new Note(t('game.yourTurn'), { body: played }).onclick = () => window.focus();
+        }
+      } catch {
+        // Android notifies from service workers only.
+      }
     }
   }
 }
@@ -277,6 +294,15 @@ board.choices.addEventListener('click', (e) => {
 on(els.endTurn, () => ({ type: Input.EndTurn }));
 on(els.flip, () => ({ type: Input.Flip }));
 on(els.sound, () => ({ type: Input.Sound, on: !state.soundOn }));
+notify.checked = Note?.permission === 'granted' && storage?.getItem('fanorona.notify') === 'on';
+notify.addEventListener('change', async () => {
+  notify.checked &&= Note.permission === 'granted' || await Note.requestPermission().catch(() => '') === 'granted';
+  try {
+    storage?.setItem('fanorona.notify', notify.checked ? 'on' : 'off');
+  } catch {
+    // Refused: the choice lasts this visit.
+  }
+});
 const sendIntent = (type) => () => ({ type: Input.Send, intent: type });
 on(els.offerDraw, sendIntent(ClientType.OfferDraw));
 on(document.getElementById('accept-draw'), sendIntent(ClientType.AcceptDraw));

@@ -1,11 +1,12 @@
-// Draws everything around the board from the view state: players, whose
-// turn it is, the hint line, the quiet-turn counter, the move list, the
-// result and the buttons. Reads state, writes the DOM; changes no state.
+// Draws all around the board from the view state (players, whose turn,
+// hint, quiet turns, moves, result, buttons): writes the DOM, changes no state.
 
 import { Link, Mode } from './state-core.js';
 import { isPlayer, isMyTurn, canAct, mustCapture, bottomColor, sideOfTurn, mode, waitingForFriend, againstComputer, computerThinking, canTakeBack, hasCompletedTurn, canAskHint, shownLevel } from './state-queries.js';
 import { countStones, parsePosition } from './position.js';
 import { EndReason } from './protocol.js';
+
+/** @typedef {import('./types.js').Translate} Translate */
 
 const FIFTY = 50;
 
@@ -51,7 +52,7 @@ export function panelElements(doc) {
  * Fills the level chooser with the six levels, by number and name.
  * @param {HTMLSelectElement} select
  * @param {readonly number[]} levels
- * @param {(key: string, params?: object) => string} t
+ * @param {Translate} t
  */
 export function fillLevels(select, levels, t) {
   select.replaceChildren(...levels.map((level) => {
@@ -65,7 +66,7 @@ export function fillLevels(select, levels, t) {
 /**
  * The computer as the page names it: "Computer · Club (level 3)".
  * @param {{level: number, name: string}} computer
- * @param {(key: string, params?: object) => string} t
+ * @param {Translate} t
  */
 export function computerName(computer, t) {
   const key = `level.${computer.level}`;
@@ -90,7 +91,7 @@ function other(color) {
  * board is known.
  * @param {Array<'W'|'B'|null>|null} board
  * @param {'white'|'black'} color
- * @param {(key: string, params?: object) => string} t
+ * @param {Translate} t
  */
 export function stoneCount(board, color, t) {
   return board ? t('game.stoneCount', { count: countStones(board)[color] }) : '';
@@ -98,8 +99,8 @@ export function stoneCount(board, color, t) {
 
 /**
  * The page's heading: what this game is to the person looking at it.
- * @param {import('./state-core.js').ViewState} state
- * @param {(key: string, params?: object) => string} t
+ * @param {import('./types.js').ViewState} state
+ * @param {Translate} t
  */
 export function pageHeading(state, t) {
   if (!state.game || !state.role) return t('game.heading');
@@ -128,9 +129,9 @@ function renderPlayer(p, color, state, t) {
 }
 
 /**
- * The stones a side has taken: how many of the other colour's have left
- * the board shown since the game's start.
- * @param {import('./state-core.js').ViewState} state
+ * The stones a side has taken: the other colour's gone from the board
+ * shown since the start.
+ * @param {import('./types.js').ViewState} state
  * @param {'white'|'black'} color
  * @returns {number}
  */
@@ -209,7 +210,7 @@ function hintLine(state, t, touch) {
 /**
  * The headline of a finished game.
  * @param {object} state
- * @param {(key: string, params?: object) => string} t
+ * @param {Translate} t
  */
 export function resultTitle(state, t) {
   const r = state.game.result;
@@ -283,12 +284,11 @@ function renderMoves(els, state, t) {
 }
 
 /**
- * The tab's title: for a seated player, first what needs them ("Your
- * turn · Fanorona game"), and whether the icon carries a dot; else, and
- * on the opponent's turn, the plain title.
- * @param {import('./state-core.js').ViewState} state
+ * The tab's title, first what needs a seated player ("Your turn ·
+ * Fanorona game"), and whether the icon has a dot; else the plain title.
+ * @param {import('./types.js').ViewState} state
  * @param {boolean} joined the friend has just joined (no move since)
- * @param {(key: string, params?: object) => string} t
+ * @param {Translate} t
  * @returns {{title: string, dot: boolean}}
  */
 export function tabTitle(state, joined, t) {
@@ -303,8 +303,8 @@ export function tabTitle(state, joined, t) {
 /**
  * Brings the panel up to date.
  * @param {ReturnType<typeof panelElements>} els
- * @param {import('./state-core.js').ViewState} state
- * @param {(key: string, params?: object) => string} t
+ * @param {import('./types.js').ViewState} state
+ * @param {Translate} t
  */
 export function renderPanel(els, state, t) {
   show(els.game, !state.notFound);
@@ -398,7 +398,7 @@ function renderComputerActions(els, state, t) {
 /**
  * Whether this player may claim the win: the server says the opponent,
  * who is to move, has been away long enough (`abandoned`).
- * @param {import('./state-core.js').ViewState} state
+ * @param {import('./types.js').ViewState} state
  */
 export function claimable(state) {
   const g = state.game;

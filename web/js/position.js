@@ -13,11 +13,8 @@ export const Stone = Object.freeze({ White: 'W', Black: 'B' });
 /** The position every game starts from. */
 export const START_POSITION = 'BBBBBBBBB/BBBBBBBBB/BWBW.BWBW/WWWWWWWWW/WWWWWWWWW w 0';
 
-/**
- * A board is an array of 45 entries indexed by squareIndex: 'W', 'B' or null.
- * @typedef {Array<'W'|'B'|null>} Board
- * @typedef {{board: Board, turn: 'white'|'black', quiet: number}} Position
- */
+/** @typedef {import('./types.js').Board} Board */
+/** @typedef {import('./types.js').Position} Position */
 
 /**
  * Parses position text: five rows from rank 5 down to rank 1 joined by '/',
@@ -117,18 +114,14 @@ export function applyStep(board, step) {
   return next;
 }
 
-/**
- * One position of a replayed game.
- * @typedef {Position & {path: string[], captured: string[], notation: string|null}} Ply
- */
+/** @typedef {import('./types.js').Ply} Ply */
 
 /**
- * Replays the turns the server accepted, as it describes them: each turn
- * moves its stone along the path its notation gives and removes the points
- * the server says it took. Nothing is judged here. Entry 0 is the start;
- * entry i is the position after turn i, with that turn's path and captures.
- * Stops at the first turn it cannot read (bad notation, no stone of the
- * side to move on its first point, or nothing said about what it took).
+ * Replays the turns the server accepted: each moves its stone along its
+ * notation's path and removes what the server says it took; nothing is
+ * judged. Entry 0 is the start, entry i the position after turn i, with
+ * its path and captures. Stops at the first turn it cannot read (bad
+ * notation, no stone of the side to move there, no captures said).
  * @param {string} startText position text
  * @param {string[]} moves turn notation
  * @param {string[][]} captures the points each turn took, one list per turn

@@ -1,7 +1,6 @@
-// Everything the client knows about the server's wire format lives here:
-// message builders (client -> server), readers that turn server messages
-// into the client's own shapes, and the URLs of the API and the socket.
-// When the server's protocol changes, this is the one file to adapt.
+// All the client knows of the server's wire format: builders of its
+// messages, readers of the server's into the client's shapes, the API's
+// and socket's URLs. The one file to adapt when the protocol changes.
 
 /** Message types the server sends. */
 export const ServerType = Object.freeze({
@@ -63,10 +62,8 @@ export function stepMessage({ from, to, kind }) {
 }
 
 /**
- * An intent without arguments: end_turn, resign, offer_draw, accept_draw,
- * decline_draw, claim_victory, rematch, offer_takeback, accept_takeback,
- * decline_takeback, takeback or hint.
- * @param {string} type one of ClientType
+ * An intent without arguments: any of ClientType but step and set_level.
+ * @param {string} type
  * @returns {string} the JSON frame
  */
 export function simpleMessage(type) {
@@ -128,9 +125,8 @@ export function computerGameRequest(level, first) {
 }
 
 /**
- * The request for a game like `game` for its player against the computer:
- * the same level and colour. Null for anyone else, who starts a new game
- * from the front page.
+ * The request for a game like `game` (same level and colour) for its
+ * player against the computer; null for anyone else (the front page).
  * @param {{computer: {color: string, level: number}|null}|null} game
  * @param {string} role 'white', 'black' or 'spectator'
  */
@@ -203,10 +199,7 @@ function readChain(c) {
   };
 }
 
-/**
- * The computer's seat, in a game against it.
- * @typedef {{color: 'white'|'black', level: number, name: string, thinking: boolean}} Computer
- */
+/** @typedef {import('./types.js').Computer} Computer */
 
 /**
  * Reads the `computer` field of a state or of a create answer: null in
@@ -274,36 +267,7 @@ function readPair(raw) {
   return { white: Boolean(pair.white), black: Boolean(pair.black) };
 }
 
-/**
- * The client's own shape of a game state (docs/API.md, "The state message").
- * @typedef {object} GameState
- * @property {string} game the game id
- * @property {number} version grows with every published state
- * @property {number} seq number of accepted actions
- * @property {string} position position text of the board now
- * @property {string} startPosition position text the game started from
- * @property {'white'|'black'} turn side to move
- * @property {{stone: string, visited: string[], lastDirection: string|null, captured: string[], notation: string} | null} chain
- *   the turn in progress after a capture that may continue
- * @property {Array<{from: string, to: string, kind: string, captures: string[]}>} steps the legal steps
- * @property {boolean} canEndTurn
- * @property {string[]} moves completed turns in notation
- * @property {string[][]|null} captures the points each turn of `moves` took; null when the server does not say
- * @property {{notation: string|null, path: string[], captured: string[]}} lastTurn
- * @property {number} turnsSinceCapture
- * @property {{white: {joined: boolean, connected: boolean}, black: {joined: boolean, connected: boolean}}} players
- * @property {'white'|'black'|null} drawOffer the side offering a draw
- * @property {boolean} abandoned the side to move has been away long enough for a win to be claimed
- * @property {{white: boolean, black: boolean}} rematch who has asked for a rematch
- * @property {string|null} nextGame the game a rematch created
- * @property {{winner: 'white'|'black'|null, reason: string} | null} result
- * @property {Computer|null} computer the computer's seat; null in games between people
- * @property {{real: boolean, minutes: number|null, increment: number|null, days: number|null,
- *   white: number, black: number, running: 'white'|'black'|null}|null} clock
- *   the clocks as they stood when the state was sent (milliseconds left); null without clocks
- * @property {number} watching
- * @property {{white: number, black: number, draws: number}|null} match
- */
+/** @typedef {import('./types.js').GameState} GameState */
 
 /**
  * Reads a "state" message.
@@ -360,11 +324,7 @@ export function readSteps(raw) {
   return { ...readState(raw), refused };
 }
 
-/**
- * The server's hint: the first step of the best turn from the position
- * now, or the advice to end the turn.
- * @typedef {{from: string|null, to: string|null, kind: string|null, turn: string|null, endTurn: boolean}} Hint
- */
+/** @typedef {import('./types.js').Hint} Hint */
 
 /**
  * Reads a hint, from the socket or from the HTTP answer; null when it
@@ -432,12 +392,9 @@ export function readError(raw) {
 }
 
 /**
- * Reads the answer to createGameRequest. Links are made absolute against
- * the page's origin in case the server sends them relative.
- * @param {object} raw
- * @param {string} origin the page's origin
- * A game against the computer has no invitation: `inviteLink` is null
- * and `computer` says its seat.
+ * Reads the answer to createGameRequest, its links made absolute against
+ * the page's origin. A game against the computer has no invitation:
+ * `inviteLink` is null and `computer` says its seat.
  * @param {object} raw
  * @param {string} origin the page's origin
  * @returns {{id: string, color: 'white'|'black', seatLink: string, inviteLink: string|null,

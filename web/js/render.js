@@ -1,6 +1,6 @@
-// Draws the board as SVG. The elements are created once; each render only
-// changes attributes and classes, so the board stays cheap to redraw and
-// focus stays where it is. Render reads the view; it never changes state.
+// Draws the board as SVG, its elements created once: a render changes
+// attributes and classes only (cheap, and focus stays). It reads the view
+// and changes no state.
 
 import {
   SQUARES, WIDTH, HEIGHT, SPACING, RANKS, FILES, isStrong, segments, toSvg, squareName, nearestFirst,
@@ -8,26 +8,20 @@ import {
 import { el, setAttrs, toggle, polyline, arrows } from './svg.js';
 import { stoneAt } from './position.js';
 
+/** @typedef {import('./types.js').Translate} Translate */
+
 const STONE_R = 31;
 // Room around the outer points, so that stones, their marks and the focus
 // ring stay inside the board's edge.
 const PAD = 16;
 const BG = { x: 3 - PAD, y: 3 - PAD, width: WIDTH + 2 * PAD - 6, height: HEIGHT + 2 * PAD - 6, rx: 30 };
 
-/**
- * The drawn board: the SVG root and, per point, its elements.
- * @typedef {object} BoardDom
- * @property {SVGSVGElement} svg
- * @property {Map<string, object>} points
- * @property {string} bottom the orientation last drawn
- * @property {Array<'W'|'B'|null>|null} last the board last drawn
- */
+/** @typedef {import('./types.js').BoardDom} BoardDom */
 
 /**
- * Creates the board's SVG inside a container. With `choices`, an element
- * near the board, two buttons there name the lines a step can take.
- * Coordinates are drawn by default in the board's margins, each letter
- * centred under its column and each number beside its row.
+ * Creates the board's SVG inside a container; with `choices` (an element
+ * near it), two buttons there name the lines a step can take. The
+ * margins carry the coordinates unless told not to.
  * @param {Element} container
  * @param {{interactive?: boolean, label?: string, coordinates?: boolean, choices?: Element}} [options]
  * @returns {BoardDom}
@@ -126,7 +120,7 @@ function place(dom, bottom) {
  * Labels of a point for screen readers, built from the view.
  * @param {string} sq
  * @param {object} view from boardView
- * @param {(key: string, params?: object) => string} t
+ * @param {Translate} t
  */
 export function pointLabel(sq, view, t) {
   const stone = view.board ? stoneAt(view.board, sq) : null;
@@ -148,11 +142,10 @@ export function pointLabel(sq, view, t) {
 }
 
 /**
- * The two buttons that take one line or the other while the player
- * chooses: each names the first stone of its line (the one nearest to the
- * step) and the kind of capture, e.g. "Take f3 · approach".
+ * The buttons that take one line or the other while the player chooses,
+ * each named by its line's stone nearest the step: "Take f3 · approach".
  * @param {object} view from boardView
- * @param {(key: string, params?: object) => string} t
+ * @param {Translate} t
  * @returns {Array<{square: string, text: string}>} none when nothing is asked
  */
 export function choiceButtons(view, t) {
@@ -167,7 +160,7 @@ export function choiceButtons(view, t) {
  * Brings the drawing up to date with a view.
  * @param {BoardDom} dom
  * @param {object} view from boardView
- * @param {(key: string, params?: object) => string} [t] needed for interactive boards
+ * @param {Translate} [t] needed for interactive boards
  */
 export function renderBoard(dom, view, t) {
   place(dom, view.bottom);
@@ -224,8 +217,8 @@ export function renderBoard(dom, view, t) {
 /**
  * The stones that went between two boards, in the order they fade out:
  * nearest to the stone that took them first.
- * @param {import('./position.js').Board} before
- * @param {import('./position.js').Board} after
+ * @param {import('./types.js').Board} before
+ * @param {import('./types.js').Board} after
  * @param {string[]} path the turn's points; its last is where the capturing stone stands
  * @returns {string[]}
  */
@@ -255,8 +248,8 @@ function slide(stoneEl, moved, bottom) {
   stoneEl.style.transform = '';
 }
 
-// The turn's path: an arrow for each step, its head just short of the
-// point it lands on. Drawn bolder while the player's own turn goes on.
+// The turn's path: an arrow a step, its head short of where it lands;
+// bolder while the player's own turn goes on.
 function drawTrail(dom, view) {
   const { lines, heads } = arrows((view.path || []).map((sq) => toSvg(sq, view.bottom)), STONE_R + 4);
   setAttrs(dom.trailLines, { d: lines || null });

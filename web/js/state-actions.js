@@ -9,8 +9,8 @@ import {
 } from './state-queries.js';
 
 /**
- * @typedef {import('./state-core.js').ViewState} ViewState
- * @typedef {import('./state-board.js').Outcome} Outcome
+ * @typedef {import('./types.js').ViewState} ViewState
+ * @typedef {import('./types.js').Outcome} Outcome
  */
 
 /** Asks the player whether they really resign. */

@@ -9,8 +9,8 @@ import {
 } from './state-queries.js';
 
 /**
- * @typedef {import('./state-core.js').ViewState} ViewState
- * @typedef {import('./state-core.js').Step} Step
+ * @typedef {import('./types.js').ViewState} ViewState
+ * @typedef {import('./types.js').Step} Step
  */
 
 /**
@@ -49,11 +49,7 @@ export function playOptimistic(state, step) {
   };
 }
 
-/**
- * The result of handling a tap: the next state, and the intent to send
- * to the server, if any.
- * @typedef {{state: ViewState, intent: null | {type: string, step?: Step}}} Outcome
- */
+/** @typedef {import('./types.js').Outcome} Outcome */
 
 /**
  * A tap (or click, or Enter) on a point of the board with nothing selected:
@@ -72,9 +68,9 @@ export function tapWhileIdle(state, sq) {
 }
 
 /**
- * A tap on a point with a stone selected: a step when the point is a
- * target (or the line question when it takes either of two lines), the
- * rules' reason when they refuse the step there, else another selection.
+ * A tap with a stone selected: a step to a target (or the line question
+ * when it may take two lines), the rules' reason for a refused step, else
+ * another selection.
  * @param {ViewState} state in Mode.Selected
  * @param {string} sq
  * @returns {Outcome}
@@ -100,9 +96,8 @@ export function tapWhileSelected(state, sq) {
 }
 
 /**
- * A tap while the player chooses which line to take: a stone of one line
- * plays the step, the target backs out, anything else is a tap as if
- * nothing were asked.
+ * A tap while the player chooses a line: a stone of one plays the step,
+ * the target backs out, anything else is a tap as if nothing were asked.
  * @param {ViewState} state in Mode.Choosing
  * @param {string} sq
  * @returns {Outcome}

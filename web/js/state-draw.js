@@ -7,7 +7,7 @@ import {
 } from './state-queries.js';
 
 /**
- * @typedef {import('./state-core.js').ViewState} ViewState
+ * @typedef {import('./types.js').ViewState} ViewState
  */
 
 /**

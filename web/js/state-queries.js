@@ -6,8 +6,8 @@ import { parsePosition } from './position.js';
 import { Mode, Link } from './state-core.js';
 
 /**
- * @typedef {import('./state-core.js').ViewState} ViewState
- * @typedef {import('./protocol.js').GameState} GameState
+ * @typedef {import('./types.js').ViewState} ViewState
+ * @typedef {import('./types.js').GameState} GameState
  */
 
 /** The colour at the bottom of the board. */
@@ -56,9 +56,8 @@ export function canAct(state) {
 
 /**
  * Whether the player may take back their last turn (and the computer's
- * reply): in a game against the computer, once they have completed a
- * turn, while the game goes on or after it ended on the board (not
- * after a resignation, nor once the next game exists).
+ * reply), against the computer: once they completed one, unless they
+ * resigned or the next game exists.
  */
 export function canTakeBack(state) {
   const g = state.game;
@@ -131,9 +130,9 @@ export function targetsFrom(state, from) {
 }
 
 /**
- * The step from one point to another that the rules refuse here, with
- * the code of their reason, when the server listed it: the rules page's
- * boards get these (GET /api/steps); a game's state lists none.
+ * The step between two points the rules refuse here, with its reason's
+ * code, when the server listed it (the rules page's GET /api/steps; a
+ * game's state lists none).
  * @param {ViewState} state
  * @param {string} from
  * @param {string} to
@@ -158,10 +157,9 @@ export function sideOfTurn(game, i) {
 }
 
 /**
- * What changed about draw offers between two states of a game, for this
- * player: 'offered' when the friend has just offered a draw, 'declined'
- * when the player's own offer was refused (not when it lapsed because the
- * friend played, nor when the game ended).
+ * What changed about draw offers between two states, for this player:
+ * 'offered' when the friend just offered one, 'declined' when their own
+ * was refused (not when it lapsed as the friend played or the game ended).
  * @param {GameState|null} before
  * @param {GameState} after
  * @param {string|null} role

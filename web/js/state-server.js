@@ -7,8 +7,8 @@ import { Link, createState } from './state-core.js';
 import { positionKey, drawOfferNews, isMyTurn, movableStones } from './state-queries.js';
 
 /**
- * @typedef {import('./state-core.js').ViewState} ViewState
- * @typedef {import('./protocol.js').GameState} GameState
+ * @typedef {import('./types.js').ViewState} ViewState
+ * @typedef {import('./types.js').GameState} GameState
  */
 
 /**
@@ -39,9 +39,9 @@ export function gameNotFound(state) {
 }
 
 /**
- * Takes a new state from the server: it replaces the optimistic board, and
- * the selection is kept only where it still makes sense. Older versions
- * than the one shown are ignored.
+ * Takes a new state from the server: it replaces the optimistic board,
+ * keeps the selection where it still makes sense, and is ignored when
+ * older than the one shown.
  * @param {ViewState} state
  * @param {GameState} game
  * @returns {ViewState}
@@ -120,7 +120,7 @@ export function receiveError(state, err) {
  * The server's hint arrived: it is shown if the position is still the
  * one it was asked for and it is still the player's turn.
  * @param {ViewState} state
- * @param {import('./protocol.js').Hint} hint
+ * @param {import('./types.js').Hint} hint
  * @returns {ViewState}
  */
 export function receiveHint(state, hint) {

@@ -62,23 +62,33 @@ export function moduleGraph(entry) {
 }
 
 /**
- * The message groups a page asks the server for (its
+ * The messages a page asks the server for (its
  * `<script type="application/json" id="messages" data-keys="…">`), or
- * null when it has none.
+ * null when it has none: each name stands for the key it names and every
+ * key under it (`game` is every `game.` key, `home.copied` that key).
  * @param {string} html
  * @returns {string[] | null}
  */
-export function pageGroups(html) {
+export function pageKeys(html) {
   const m = html.match(/<script type="application\/json" id="messages" data-keys="([^"]*)"><\/script>/);
   return m ? m[1].split(/\s+/).filter(Boolean) : null;
+}
+
+/**
+ * Whether the names of a page's data-keys ask for `key`.
+ * @param {string[]} names
+ * @param {string} key
+ */
+export function asksFor(names, key) {
+  return names.some((name) => key === name || key.startsWith(`${name}.`));
 }
 
 const escape = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * A page in `lang` as the server makes it (routes/i18n.rs): marked texts
- * and attributes from the catalog, <html lang>, and the messages of its
- * groups. A second, simpler implementation, for the size budget.
+ * and attributes from the catalog, <html lang>, and the messages it
+ * asks for. A second, simpler implementation, for the size budget.
  * @param {string} html a page from readPage
  * @param {string} lang
  * @param {Record<string, unknown>} catalog
@@ -91,9 +101,9 @@ export function localize(html, lang, catalog) {
   let out = html.replace('<html lang="en">', `<html lang="${lang}">`);
   out = out.replace(/(data-i18n="([^"{]+)"[^>]*>)[^<]*</g, (m, open, key) => `${open}${escape(text(key))}<`);
   out = out.replace(/(\s([a-z-]+)=")[^"]*("[^>]*data-i18n-\2="([^"{]+)")/g, (m, a, attr, b, key) => `${a}${escape(text(key))}${b}`);
-  const groups = pageGroups(html);
-  if (groups) {
-    const messages = Object.fromEntries(Object.entries(catalog).filter(([k]) => groups.includes(k.split('.')[0])));
+  const names = pageKeys(html);
+  if (names) {
+    const messages = Object.fromEntries(Object.entries(catalog).filter(([k]) => asksFor(names, k)));
     out = out.replace(/(id="messages" data-keys="[^"]*">)/, `$1${JSON.stringify(messages).replace(/<\//g, '<\\/')}`);
   }
   return out;

@@ -4,14 +4,19 @@
 // computer: the result first, Play again and New game under it, then a
 // Take back that says the game goes on, and no Hint; taking back plays
 // on. And the line to choose is clicked with a mouse, tapped on a phone.
+// After resigning the board and the result are in view, on a phone too.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, phoneContext, createGame, waitText, tapPoint, waitMoves } from './harness.js';
+import {
+  useSite, phoneContext, createGame, waitText, tapPoint, waitMoves, friendsGame, playTurnsOverApi,
+} from './harness.js';
 import { audit } from './axe.js';
 import { translatorFor } from '../catalogs.js';
 
-const site = useSite(['--allow-custom-start', '--computer-step-delay', '0ms', '--computer-min-think', '0ms']);
+const site = useSite([
+  '--allow-custom-start', '--computer-step-delay', '0ms', '--computer-min-think', '0ms', '--intents-per-second', '1000',
+]);
 
 const SIZES = {
   desktop: () => site.browser.newContext({ viewport: { width: 1280, height: 800 } }),
@@ -99,4 +104,36 @@ for (const [size, context] of Object.entries(SIZES)) {
       await page.context().close();
     });
   }
+}
+
+/** Whether the element is wholly inside the window. */
+const inView = (page, sel) => page.locator(sel).evaluate((n) => {
+  const r = n.getBoundingClientRect();
+  return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight;
+});
+
+// See: issues/23. On a phone Resign sits under the move list, so the
+// player who resigns has scrolled the board away; the result came under
+// a board half out of the window.
+const RESIGN_SIZES = {
+  phone: { viewport: { width: 390, height: 844 }, hasTouch: true },
+  desktop: { viewport: { width: 1280, height: 800 } },
+};
+for (const [size, options] of Object.entries(RESIGN_SIZES)) {
+  test(`issue 23: after resigning the board and the result are in view (${size})`, async () => {
+    const game = await friendsGame(site.server.url);
+    await playTurnsOverApi(site.server.url, game, 10);
+    const { page, errors } = await site.open(game.seat_link, { context: await site.browser.newContext(options) });
+    await waitText(page, '#turn', /^Your turn$/);
+    await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
+    assert.ok(await inView(page, '#resign'), 'Resign is in view');
+    if (size === 'phone') assert.equal(await inView(page, '#board'), false, 'the board is scrolled away');
+    await page.click('#resign');
+    await page.click('#resign-yes');
+    await waitText(page, '#result .result-reason', /^By resignation/);
+    assert.ok(await inView(page, '#board'), 'the board is in view');
+    assert.ok(await inView(page, '#result'), 'the result is in view');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
 }

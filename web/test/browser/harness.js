@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
-import { readPage, pageGroups } from '../pages.js';
+import { readPage, pageKeys, asksFor } from '../pages.js';
 import { CATALOGS, LANGS } from '../catalogs.js';
 
 /** The keys a page marks for translation, in order. */
@@ -169,8 +169,8 @@ async function checkEmbeddedFiles(url) {
   }
   for (const lang of LANGS) {
     const page = await (await fetch(`${url}/?lang=${lang}`)).text();
-    const groups = pageGroups(readPage('index.html'));
-    const want = Object.fromEntries(Object.entries(CATALOGS[lang]).filter(([k]) => groups.includes(k.split('.')[0])));
+    const names = pageKeys(readPage('index.html'));
+    const want = Object.fromEntries(Object.entries(CATALOGS[lang]).filter(([k]) => asksFor(names, k)));
     const sent = page.match(/<script type="application\/json" id="messages"[^>]*>([^<]*)<\/script>/);
     if (!sent || canon(JSON.parse(sent[1])) !== canon(want)) {
       stale.push(`i18n/${lang}.json`);

@@ -99,6 +99,16 @@ test('the replay page with all its assets stays under 40 KB compressed', () => {
   }
 });
 
+// The scripts' shared JSDoc types live in js/types.js for readers and
+// editors; a page that imported it would pay for comments alone.
+test('no page loads the JSDoc types', () => {
+  const pages = ['index.html', 'game.html', 'invite.html', 'rules.html', 'replay.html'];
+  for (const page of pages) assert.ok(!assets(page).includes('js/types.js'), page);
+  const code = readFileSync(new URL('js/types.js', WEB), 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\/\/.*$/gm, '').trim();
+  assert.equal(code, 'export {};');
+});
+
 test('the pages without a board load no script: the server wrote them in their language', () => {
   for (const page of ['message.html', 'which-rules.html']) {
     const html = readPage(page);

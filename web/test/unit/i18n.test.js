@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { translator, withLang } from '../../js/i18n.js';
 import { CATALOGS, LANGS, translatorFor } from '../catalogs.js';
-import { readPage, moduleGraph, pageGroups } from '../pages.js';
+import { readPage, moduleGraph, pageKeys, asksFor } from '../pages.js';
 
 const WEB = new URL('../../', import.meta.url);
 const ROOT = new URL('../', WEB);
@@ -131,31 +131,54 @@ test('every page marks its text with catalog keys, and the text matches the cata
   assert.ok(checked > 80, `only ${checked} texts checked`);
 });
 
-test('each page carries the message groups its scripts ask for', () => {
+/**
+ * The keys a script asks for: each quoted key of the catalog, and each
+ * prefix of a key it makes (t(`level.${n}`)) as the keys it may make.
+ * @param {string} src
+ */
+function askedKeys(src) {
+  const keys = Object.keys(en);
+  return [
+    ...[...src.matchAll(/'([a-z][a-zA-Z]*\.[a-zA-Z0-9.]+)'/g)].map((m) => m[1]).filter((k) => k in en),
+    ...[...src.matchAll(/`([a-z][a-zA-Z]*\.[\w.]*)\$\{/g)]
+      .flatMap((m) => keys.filter((k) => k.startsWith(m[1]))),
+  ];
+}
+
+test('each page carries the messages its scripts ask for', () => {
   let checked = 0;
   for (const page of pages) {
     const html = readPage(page);
     const entry = html.match(/<script type="module" src="\/(js\/[^"]+)"/);
-    const groups = pageGroups(html);
+    const names = pageKeys(html);
     if (!entry) {
-      assert.equal(groups, null, `${page} has messages but no script`);
+      assert.equal(names, null, `${page} has messages but no script`);
       continue;
     }
-    assert.ok(groups, `${page} has a script but no messages`);
+    assert.ok(names, `${page} has a script but no messages`);
     for (const file of moduleGraph(entry[1])) {
-      const src = readFileSync(new URL(file, WEB), 'utf8');
-      const asked = [
-        ...[...src.matchAll(/'([a-z][a-zA-Z]*\.[a-zA-Z0-9.]+)'/g)].map((m) => m[1]).filter((k) => k in en),
-        ...[...src.matchAll(/`([a-z][a-zA-Z]*)\.[\w.]*\$\{/g)].map((m) => `${m[1]}.`)
-          .filter((prefix) => Object.keys(en).some((k) => k.startsWith(prefix))),
-      ];
-      for (const key of asked) {
-        assert.ok(groups.includes(key.split('.')[0]), `${page}: ${file} asks for ${key}, not in data-keys`);
+      for (const key of askedKeys(readFileSync(new URL(file, WEB), 'utf8'))) {
+        assert.ok(asksFor(names, key), `${page}: ${file} asks for ${key}, not in data-keys`);
         checked++;
       }
     }
   }
   assert.ok(checked > 100, `only ${checked} keys checked`);
+});
+
+// The game page's messages count in its size budget (budget.test.js):
+// it carries those its scripts ask for and no other. Its texts in the
+// HTML are written by the server and need none.
+test('the game page carries no message its scripts do not ask for', () => {
+  const html = readPage('game.html');
+  const names = pageKeys(html);
+  const asked = new Set(moduleGraph('js/main.js')
+    .flatMap((file) => askedKeys(readFileSync(new URL(file, WEB), 'utf8'))));
+  assert.ok(asked.size > 100, `only ${asked.size} keys asked for`);
+  const carried = Object.keys(en).filter((key) => asksFor(names, key));
+  assert.deepEqual(carried.filter((key) => !asked.has(key)), []);
+  // Each name of data-keys carries something.
+  assert.deepEqual(names.filter((name) => !carried.some((key) => asksFor([name], key))), []);
 });
 
 test('every key the scripts ask for is in the catalog', () => {

@@ -9,7 +9,10 @@
 //! request gets its page whole, in its language, with nothing to rewrite
 //! in the browser. The messages a page's scripts need go into the page
 //! itself, as JSON in `<script type="application/json" id="messages"
-//! data-keys="…">`, listing the key groups it needs.
+//! data-keys="…">`, listing the keys it needs: a word names a key and
+//! every key under it (`game` is every `game.` key, `game.hint` is
+//! `game.hint` and every `game.hint.` key), so a page lists whole groups
+//! or only the messages its scripts ask for.
 
 use std::{
     collections::{BTreeMap, HashMap},
@@ -254,15 +257,16 @@ impl Catalog {
         self.0.contains_key(key)
     }
 
-    /// The messages whose keys start with one of `groups` (`game` stands
-    /// for every `game.` key), as JSON that is safe inside a `<script>`
-    /// element.
-    fn json_of(&self, groups: &[&str]) -> String {
+    /// The messages `names` asks for, as JSON that is safe inside a
+    /// `<script>` element: each name stands for the key it names and
+    /// every key under it (`game` for every `game.` key, `home.copied`
+    /// for that key alone).
+    fn json_of(&self, names: &[&str]) -> String {
         let english = Catalog::of(Lang::En);
         let wanted = |key: &str| {
-            groups.iter().any(|g| {
-                key.strip_prefix(g)
-                    .is_some_and(|rest| rest.starts_with('.'))
+            names.iter().any(|name| {
+                key.strip_prefix(name)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
             })
         };
         // English fills any gap, so a page never shows a bare key.
@@ -325,9 +329,9 @@ pub(crate) fn translate(html: &str, lang: Lang) -> Option<String> {
             Ok(())
         }),
         element!("script#messages[data-keys]", move |el| {
-            let groups = el.get_attribute("data-keys").unwrap_or_default();
-            let groups: Vec<&str> = groups.split_whitespace().collect();
-            el.set_inner_content(&catalog.json_of(&groups), ContentType::Html);
+            let names = el.get_attribute("data-keys").unwrap_or_default();
+            let names: Vec<&str> = names.split_whitespace().collect();
+            el.set_inner_content(&catalog.json_of(&names), ContentType::Html);
             Ok(())
         }),
         element!("a[hreflang]", move |el| {
@@ -470,6 +474,30 @@ mod tests {
             !out.contains("nav.rules\":"),
             "only the groups asked for: {out}"
         );
+    }
+
+    #[test]
+    fn a_page_asks_for_whole_groups_or_single_keys() {
+        // Groups English does not have, which would fill them.
+        let text = |s: &str| Text::Plain(s.to_owned());
+        let catalog = Catalog(BTreeMap::from([
+            ("zz.copy".to_owned(), text("Copy")),
+            ("zz.copyRecord".to_owned(), text("Copy record")),
+            ("zz.hint".to_owned(), text("Hint")),
+            ("zz.hint.move".to_owned(), text("Move")),
+            ("zy.copied".to_owned(), text("Copied")),
+            ("zy.title".to_owned(), text("Title")),
+            ("zyx.x".to_owned(), text("No")),
+        ]));
+        let keys = |names: &[&str]| {
+            let json = catalog.json_of(names);
+            let back: BTreeMap<String, String> = serde_json::from_str(&json).expect("JSON");
+            back.into_keys().collect::<Vec<_>>()
+        };
+        assert_eq!(keys(&["zy"]), ["zy.copied", "zy.title"]);
+        assert_eq!(keys(&["zy.copied", "zz.copy"]), ["zy.copied", "zz.copy"]);
+        assert_eq!(keys(&["zz.hint"]), ["zz.hint", "zz.hint.move"]);
+        assert_eq!(keys(&["zz.cop", "z", "zy.copied.x"]), Vec::<String>::new());
     }
 
     #[test]
