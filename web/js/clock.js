@@ -1,20 +1,12 @@
-// The clocks of a timed game: the server sends both as they stand when it
-// publishes a state; between states the page counts the running one down
-// from the moment the state arrived. The server decides a loss on time by
-// itself; the page only shows it, and claims it if no word comes.
+// The clocks of a timed game, as the state sent them, the running one
+// counted down from when the state arrived. The server decides a loss on
+// time; the page shows it.
 
 const SECOND = 1000;
 const HOUR = 3600 * SECOND;
 const DAY = 24 * HOUR;
 
-/**
- * The time each side has left at `now`, for a clock received at
- * `received` (both from the same monotonic clock, in milliseconds).
- * @param {NonNullable<import('./protocol.js').GameState['clock']>} clock
- * @param {number} received
- * @param {number} now
- * @returns {{white: number, black: number}}
- */
+/** Each side's milliseconds left at `now`, for a clock received at `received`. */
 export function timesAt(clock, received, now) {
   const left = { white: clock.white, black: clock.black };
   if (clock.running) left[clock.running] = Math.max(0, left[clock.running] - (now - received));
@@ -23,13 +15,7 @@ export function timesAt(clock, received, now) {
 
 const two = (n) => String(n).padStart(2, '0');
 
-/**
- * A clock as a player reads it: "4:59", "0:09.3" under ten seconds,
- * "1:02:03" from an hour, and by correspondence "2 d 5 h" from a day.
- * @param {number} ms
- * @param {{real: boolean}} clock
- * @param {(key: string, params?: object) => string} t
- */
+/** "4:59"; "0:09.3" under ten seconds; "1:02:03"; by correspondence "2 d 5 h" from a day. */
 export function clockText(ms, clock, t) {
   if (!clock.real && ms >= DAY) {
     return t('clock.dh', { d: Math.floor(ms / DAY), h: Math.floor((ms % DAY) / HOUR) });
@@ -40,23 +26,15 @@ export function clockText(ms, clock, t) {
   return `${hm}:${two(s % 60)}`;
 }
 
-/**
- * Whether a clock is low: 20 seconds in real time, two hours by
- * correspondence.
- * @param {number} ms
- * @param {{real: boolean}} clock
- */
+/** Low: 20 seconds in real time, two hours by correspondence. */
 export function isLow(ms, clock) {
   return ms <= (clock.real ? 20 * SECOND : 2 * HOUR);
 }
 
 /**
- * Shows the clocks in the players' rows and keeps the running one going.
- * @param {{top: HTMLElement, bottom: HTMLElement}} spans the clock of each row
- * @param {{t: (key: string, params?: object) => string, now: () => number,
- *   onZero: (color: 'white'|'black') => void, onLow: () => void}} hooks
- *   `onZero` once a running clock shows zero; `onLow` once a turn when the
- *   player's own clock turns low
+ * Shows the clocks in the rows `spans.top` and `spans.bottom` and keeps the
+ * running one going; `onZero(color)` once it shows zero, `onLow()` once a
+ * turn when the player's own turns low.
  */
 export function bindClocks(spans, { t, now, onZero, onLow }) {
   let shown = null;
@@ -85,14 +63,7 @@ export function bindClocks(spans, { t, now, onZero, onLow }) {
     }
   }
   return {
-    /**
-     * Shows `game`'s clocks as received at `received`, with `bottom` the
-     * colour of the lower row and `role` the viewer's.
-     * @param {import('./protocol.js').GameState|null} game
-     * @param {number} received
-     * @param {'white'|'black'} bottom
-     * @param {string|null} role
-     */
+    /** `game`'s clocks, received at `received`; `bottom` is the lower row's colour. */
     show(game, received, bottom, role) {
       const clock = game && game.clock;
       for (const span of [spans.top, spans.bottom]) span.hidden = !clock;
