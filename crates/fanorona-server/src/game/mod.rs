@@ -4,6 +4,7 @@
 
 mod error;
 mod intent;
+mod message;
 mod plan;
 mod result;
 mod role;
@@ -16,10 +17,11 @@ pub use fanorona_engine::Level;
 pub use self::{
     error::GameError,
     intent::{Action, Intent, IntentKind},
+    message::{Message, MessageText},
     result::GameResult,
     role::ComputerSeat,
 };
-use self::{plan::Effect, result::board_result};
+use self::{message::KEPT_MESSAGES, plan::Effect, result::board_result};
 pub(crate) use self::{
     plan::{Plan, StalePlan},
     result::Reason,
@@ -76,6 +78,9 @@ pub struct Game {
     pub seq: u64,
     /// The computer's seat, in a game against it.
     pub computer: Option<ComputerSeat>,
+    /// The last messages the players sent, oldest first: at most
+    /// [`KEPT_MESSAGES`].
+    pub(crate) messages: Vec<Message>,
     /// The steps and ends of turn of the current line, from the start: the
     /// position, `moves` and `captures` are these replayed (a takeback
     /// cuts the line and replays it).
@@ -101,6 +106,7 @@ impl Game {
             next_game: None,
             seq: 0,
             computer: None,
+            messages: Vec::new(),
             line: Vec::new(),
             turn_starts: Vec::new(),
         }
@@ -174,6 +180,16 @@ impl Game {
                 }
             }
             Effect::Nothing => {}
+            Effect::Message(text) => {
+                if self.messages.len() >= KEPT_MESSAGES {
+                    self.messages.remove(0);
+                }
+                self.messages.push(Message {
+                    by,
+                    text,
+                    seq: self.seq,
+                });
+            }
             Effect::Finish(winner, reason) => {
                 self.result = Some(GameResult { winner, reason });
                 self.draw_offer = None;

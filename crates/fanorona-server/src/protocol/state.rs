@@ -141,6 +141,16 @@ struct AfterCaptures<'a> {
     next_game: Option<&'a GameId>,
     result: Option<ResultView>,
     computer: Option<ComputerView>,
+    messages: Vec<MessageView>,
+}
+
+/// One of the last messages, as the `messages` field writes it.
+#[derive(Serialize)]
+struct MessageView {
+    #[serde(serialize_with = "color_str")]
+    by: Color,
+    text: &'static str,
+    seq: u64,
 }
 
 #[derive(Serialize)]
@@ -349,6 +359,15 @@ fn tail<'a>(game: &'a Game, live: LiveFacts<'a>) -> AfterCaptures<'a> {
             name: seat.level.name(),
             thinking: live.thinking,
         }),
+        messages: game
+            .messages
+            .iter()
+            .map(|m| MessageView {
+                by: m.by,
+                text: m.text.key(),
+                seq: m.seq,
+            })
+            .collect(),
     }
 }
 

@@ -266,18 +266,18 @@ const INSERT_GAME: &str = "INSERT INTO games (id, created_at, start_position, cr
 /// same statement announces it on channel `$8` with payload `$9` when its
 /// transaction commits.
 const INSERT_ACTION: &str = "WITH stored AS (INSERT INTO actions \
-     (game_id, seq, player, kind, step, level, created_at) \
-     SELECT $1, $2, $3, $4, $5, $6, $7 \
+     (game_id, seq, player, kind, step, level, created_at, message) \
+     SELECT $1, $2, $3, $4, $5, $6, $7, $10 \
      WHERE $2 = 0 OR EXISTS (SELECT 1 FROM actions WHERE game_id = $1 AND seq = $2 - 1) \
      ON CONFLICT DO NOTHING RETURNING seq) \
      SELECT pg_notify($8, $9) FROM stored";
 
 /// A game and its actions in one statement, so in one snapshot and one
 /// round trip: the game's columns (0 to 10) on every row, an action's
-/// (11 to 15) on each, or NULL on the one row of a game without any.
+/// (11 to 16) on each, or NULL on the one row of a game without any.
 const SELECT_GAME: &str = "SELECT g.id, g.created_at, g.start_position, g.creator, \
      g.white_seat, g.black_seat, g.invite, g.rematch_of, g.next_game, g.computer_color, \
-     g.computer_level, a.player, a.kind, a.step, a.level, a.created_at \
+     g.computer_level, a.player, a.kind, a.step, a.level, a.created_at, a.message \
      FROM games g LEFT JOIN actions a ON a.game_id = g.id AND a.seq >= $2 \
      WHERE g.id = $1 ORDER BY a.seq";
 
@@ -347,18 +347,19 @@ async fn insert_action(
     seq: u64,
     action: &Action,
 ) -> Result<(), StoreError> {
-    let (kind, step, level) = encode_action(action);
+    let columns = encode_action(action);
     let number = seq_column(seq)?;
     let done = sqlx::query(INSERT_ACTION)
         .bind(id.as_str())
         .bind(number)
         .bind(color_text(action.by))
-        .bind(kind)
-        .bind(step)
-        .bind(level)
+        .bind(columns.kind)
+        .bind(columns.step)
+        .bind(columns.level)
         .bind(crate::clock::unix_seconds())
         .bind(channel)
         .bind(PgStore::notice(id, Some(seq)))
+        .bind(columns.message)
         .fetch_optional(conn)
         .await
         .map_err(failed)?;
@@ -431,7 +432,8 @@ impl Store for PgStore {
             let kind: &str = action.try_get(12)?;
             let step: Option<&str> = action.try_get(13)?;
             let level: Option<i64> = action.try_get(14)?;
-            actions.push(decode_action(player, kind, step, level)?);
+            let message: Option<&str> = action.try_get(16)?;
+            actions.push(decode_action(player, kind, step, level, message)?);
             action_times.push(action.try_get(15)?);
         }
         Ok(StoredGame {

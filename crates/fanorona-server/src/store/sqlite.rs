@@ -283,8 +283,8 @@ const SELECT_GAME: &str = "SELECT id, created_at, start_position, creator, white
      FROM games WHERE id = ?1";
 
 const SELECT_ACTIONS: &str =
-    "SELECT player, kind, step, level, created_at FROM actions WHERE game_id = ?1 AND seq >= ?2 \
-     ORDER BY seq";
+    "SELECT player, kind, step, level, created_at, message FROM actions \
+     WHERE game_id = ?1 AND seq >= ?2 ORDER BY seq";
 
 fn read_row(row: &rusqlite::Row<'_>) -> Result<GameRow, StoreError> {
     let id: String = row.get(0)?;
@@ -340,7 +340,14 @@ fn read_game(conn: &mut Connection, id: &GameId, first: u64) -> Result<StoredGam
             let kind: String = row.get(1)?;
             let step: Option<String> = row.get(2)?;
             let level: Option<i64> = row.get(3)?;
-            actions.push(decode_action(&player, &kind, step.as_deref(), level)?);
+            let message: Option<String> = row.get(5)?;
+            actions.push(decode_action(
+                &player,
+                &kind,
+                step.as_deref(),
+                level,
+                message.as_deref(),
+            )?);
             action_times.push(row.get(4)?);
         }
     }

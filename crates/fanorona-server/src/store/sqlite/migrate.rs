@@ -39,6 +39,11 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         description: "computer",
         sql: include_str!("../../../migrations/sqlite/0002_computer.sql"),
     },
+    Migration {
+        version: 4,
+        description: "messages",
+        sql: include_str!("../../../migrations/sqlite/0004_messages.sql"),
+    },
 ];
 
 /// The bookkeeping table, as the first release created it.
