@@ -27,6 +27,7 @@ mod invite;
 mod languages;
 mod layers;
 mod limits;
+mod messages;
 mod operations;
 mod play;
 mod preview;
