@@ -17,7 +17,13 @@ export const ClientType = Object.freeze({
   OfferTakeback: 'offer_takeback', AcceptTakeback: 'accept_takeback', DeclineTakeback: 'decline_takeback',
   // Only in games against the computer.
   Takeback: 'takeback', Hint: 'hint', SetLevel: 'set_level',
+  // Only between people.
+  Message: 'message',
 });
+
+/** The preset messages' keys, in the page's order. */
+export const SAYINGS = ['good_luck', 'your_turn', 'well_played', 'sorry', 'thanks', 'good_game'];
+
 
 /** Who may move first when a game is created. */
 export const First = Object.freeze({ Me: 'me', Friend: 'friend', Random: 'random' });
@@ -68,7 +74,7 @@ export function stepMessage({ from, to, kind }) {
  * @returns {string} the JSON frame
  */
 export function simpleMessage(type) {
-  if (!Object.values(ClientType).includes(type) || type === ClientType.Step || type === ClientType.SetLevel) {
+  if (!Object.values(ClientType).includes(type) || [ClientType.Step, ClientType.SetLevel, ClientType.Message].includes(type)) {
     throw new TypeError(`not a simple message type: ${type}`);
   }
   return JSON.stringify({ type });
@@ -248,6 +254,13 @@ function readCaptures(raw, turns) {
   return out;
 }
 
+// Without an unknown key (a newer server's) or a malformed entry.
+function readMessages(raw) {
+  return (Array.isArray(raw) ? raw : [])
+    .filter((m) => m && color(m.by) && SAYINGS.includes(m.text) && Number.isSafeInteger(m.seq) && m.seq >= 0)
+    .map((m) => ({ by: m.by, text: m.text, seq: m.seq }));
+}
+
 function readPair(raw) {
   const pair = raw && typeof raw === 'object' ? raw : {};
   return { white: Boolean(pair.white), black: Boolean(pair.black) };
@@ -277,6 +290,7 @@ function readPair(raw) {
  * @property {string|null} nextGame the game a rematch created
  * @property {{winner: 'white'|'black'|null, reason: string} | null} result
  * @property {Computer|null} computer the computer's seat; null in games between people
+ * @property {Array<{by: 'white'|'black', text: string, seq: number}>} messages the last messages, oldest first
  */
 
 /**
@@ -310,6 +324,7 @@ export function readState(raw) {
     nextGame: typeof next === 'string' && GAME_ID.test(next) ? next : null,
     result: readResult(raw.result),
     computer: readComputer(raw.computer),
+    messages: readMessages(raw.messages),
   };
 }
 
