@@ -173,7 +173,7 @@ function afterState(before) {
   }
 }
 
-// ---- messages: the menu, each one shown a moment beside its sender and spoken; muted, only the page's own.
+// ---- messages: shown a moment beside their sender, and spoken; muted, only the page's own.
 
 const sayMenu = document.getElementById('say');
 const muteButton = document.getElementById('mute');
@@ -197,7 +197,7 @@ sayList.addEventListener('click', (e) => {
 function showMessages() {
   const g = state.game;
   sayMenu.hidden = g.computer || !isPlayer(state) || !g.players.white.joined || !g.players.black.joined;
-  muteButton.hidden = Boolean(g.computer);
+  muteButton.hidden = g.computer;
   muteButton.setAttribute('aria-pressed', muted);
   for (const m of messagesToShow(g, seen, state.role, muted)) {
     const bubble = els[m.by === bottomColor(state) ? 'bottom' : 'top'].root.querySelector('.said');
@@ -213,7 +213,7 @@ function showMessages() {
 muteButton.addEventListener('click', () => {
   muted = !muted;
   try {
-    storage?.setItem('fanorona.mute', muted ? 'on' : 'off');
+    storage?.setItem('fanorona.mute', muted ? 'on' : '');
   } catch {
     // Refused: it lasts this visit.
   }

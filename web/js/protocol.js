@@ -17,7 +17,6 @@ export const ClientType = Object.freeze({
   OfferTakeback: 'offer_takeback', AcceptTakeback: 'accept_takeback', DeclineTakeback: 'decline_takeback',
   // Only in games against the computer.
   Takeback: 'takeback', Hint: 'hint', SetLevel: 'set_level',
-  // Only between people.
   Message: 'message',
 });
 
@@ -254,7 +253,7 @@ function readCaptures(raw, turns) {
   return out;
 }
 
-// Without an unknown key (a newer server's) or a malformed entry.
+// Unknown keys (a newer server's) are left out.
 function readMessages(raw) {
   return (Array.isArray(raw) ? raw : [])
     .filter((m) => m && color(m.by) && SAYINGS.includes(m.text) && Number.isSafeInteger(m.seq) && m.seq >= 0)
@@ -290,7 +289,7 @@ function readPair(raw) {
  * @property {string|null} nextGame the game a rematch created
  * @property {{winner: 'white'|'black'|null, reason: string} | null} result
  * @property {Computer|null} computer the computer's seat; null in games between people
- * @property {Array<{by: 'white'|'black', text: string, seq: number}>} messages the last messages, oldest first
+ * @property {Array<{by: string, text: string, seq: number}>} messages the last, oldest first
  */
 
 /**

@@ -382,7 +382,11 @@ fn messages_change_nothing_of_the_play_and_the_last_five_are_kept() {
     assert_eq!(now, before);
     assert_eq!(game.seq, seq + 1, "stored like any action");
     assert_eq!(game.draw_offer, Some(Color::White), "the offer stands");
-    assert_eq!(game.takeback_offer, Some(Color::White), "the request stands");
+    assert_eq!(
+        game.takeback_offer,
+        Some(Color::White),
+        "the request stands"
+    );
     assert_eq!(
         game.messages.last(),
         Some(&Message {
@@ -399,7 +403,11 @@ fn messages_change_nothing_of_the_play_and_the_last_five_are_kept() {
     game.apply(act(Color::Black, Intent::Resign))
         .expect("resigns");
     for (n, &text) in MessageText::ALL.iter().enumerate() {
-        let by = if n % 2 == 0 { Color::White } else { Color::Black };
+        let by = if n % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
         game.apply(say(by, text)).expect("after the end too");
     }
     let kept: Vec<_> = game.messages.iter().map(|m| m.text).collect();

@@ -203,9 +203,10 @@ impl Fields<'_> {
             }),
             None if kind == IntentKind::Message => {
                 let key: String = field(&name, "text", self.text)?;
-                let text = MessageText::from_key(&key)
-                    .ok_or_else(|| ProtocolError::BadMessageText(key))?;
-                Ok(Intent::Message { text })
+                match MessageText::from_key(&key) {
+                    Some(text) => Ok(Intent::Message { text }),
+                    None => Err(ProtocolError::BadMessageText(key)),
+                }
             }
             None => self.step(&name),
         }

@@ -460,7 +460,11 @@ mod tests {
             },
         ]
         .into_iter()
-        .chain(MessageText::ALL.iter().map(|&text| Intent::Message { text }));
+        .chain(
+            MessageText::ALL
+                .iter()
+                .map(|&text| Intent::Message { text }),
+        );
         for intent in intents {
             let action = Action {
                 by: Color::Black,

@@ -282,8 +282,7 @@ const SELECT_GAME: &str = "SELECT id, created_at, start_position, creator, white
      black_seat, invite, rematch_of, next_game, computer_color, computer_level \
      FROM games WHERE id = ?1";
 
-const SELECT_ACTIONS: &str =
-    "SELECT player, kind, step, level, created_at, message FROM actions \
+const SELECT_ACTIONS: &str = "SELECT player, kind, step, level, created_at, message FROM actions \
      WHERE game_id = ?1 AND seq >= ?2 ORDER BY seq";
 
 fn read_row(row: &rusqlite::Row<'_>) -> Result<GameRow, StoreError> {

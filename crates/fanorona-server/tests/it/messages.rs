@@ -188,7 +188,10 @@ async fn messages_survive_a_restart() {
     assert_eq!(after["seq"], 2);
     let mut spectator = Ws::connect(&server, &id, None).await;
     let (_, late) = spectator.state_where(|_| true).await;
-    assert_eq!(late["messages"], before["messages"], "a late page sees them");
+    assert_eq!(
+        late["messages"], before["messages"],
+        "a late page sees them"
+    );
     // The rate is memory only: a restart does not hold a player back.
     server.play(&id, &white, say("thanks")).await;
 }
@@ -204,9 +207,7 @@ async fn a_message_reaches_the_other_process() {
     let mut servers = Vec::new();
     for _ in 0..2 {
         let store = store::open(&schema.url()).await.unwrap();
-        servers.push(
-            start_with_store(Arc::new(tempfile::tempdir().unwrap()), store, |_| {}).await,
-        );
+        servers.push(start_with_store(Arc::new(tempfile::tempdir().unwrap()), store, |_| {}).await);
     }
     let (a, b) = (&servers[0], &servers[1]);
     let (id, white, black) = game_across(a, b).await;
