@@ -47,6 +47,7 @@ fn state_text(game: &Game) -> String {
         players: ByColor::default(),
         abandoned: false,
         thinking: false,
+        now: 0,
     };
     match encode_state(game, live) {
         Ok(text) => text,

@@ -32,11 +32,12 @@ const showLink = bindInvitation(document, t, navigator, lang);
 
 form.addEventListener('submit', async (e) => {
   e.preventDefault();
-  const first = new FormData(form).get('first');
+  const data = new FormData(form);
+  const first = data.get('first');
   startButton.disabled = true;
   startButton.textContent = t('home.starting');
   $('start-error').hidden = true;
-  const { created } = await create(createGameRequest(String(first)));
+  const { created } = await create(createGameRequest(String(first), String(data.get('clock') || '')));
   startButton.disabled = false;
   startButton.textContent = t('home.start');
   if (!created) {

@@ -21,6 +21,7 @@ import {
 } from './protocol.js';
 import { panelElements, renderPanel, fillLevels, tabTitle } from './panel.js';
 import { createSound } from './sound.js';
+import { bindClocks } from './clock.js';
 import { copyText, copyString } from './copy.js';
 import { bindInvitation } from './invitation.js';
 import {
@@ -59,12 +60,31 @@ const draw = createScheduler(() => {
   }
 });
 
+// The clocks, counted from when their state arrived. At zero the server
+// decides by itself; if no word of it comes within two seconds, a player
+// claims it.
+let clockAt = 0;
+const clocks = bindClocks({
+  top: document.querySelector('#player-top .clock'), bottom: document.querySelector('#player-bottom .clock'),
+}, {
+  t,
+  now: () => performance.now(),
+  onLow: () => say(t('clock.low')),
+  onZero: () => {
+    const seq = state.game.seq;
+    setTimeout(() => {
+      if (isPlayer(state) && !state.game.result && state.game.seq === seq) send(simpleMessage(ClientType.Flag));
+    }, 2000);
+  },
+});
+
 /** Replaces the state and asks for a redraw. */
 function update(next) {
   if (next === state) return;
   state = next;
   draw();
   retitle();
+  clocks.show(state.game, clockAt, bottomColor(state), state.role);
 }
 
 // The tab, at once: a tab in the background draws no frames.
@@ -134,6 +154,7 @@ function onFrame(text) {
     update(receiveWelcome(state, msg.role, msg.seatLink ? new URL(msg.seatLink, location.href).href : null));
   } else if (msg.type === 'state') {
     if (msg.state.game !== gameId) return;
+    clockAt = performance.now();
     const before = state;
     update(receiveState(state, msg.state));
     afterState(before);
@@ -143,7 +164,8 @@ function onFrame(text) {
   } else if (msg.type === 'hint') {
     update(receiveHint(state, msg.hint));
     if (state.hint) say(msg.hint.endTurn ? t('game.hint.endTurn') : t('game.hint.step', msg.hint));
-  } else if (msg.type === 'error') {
+  } else if (msg.type === 'error' && msg.code !== 'time_not_out') {
+    // (A claim on time sent a moment early is not news.)
     update(receiveError(state, msg));
     if (state.notice) say(t(state.notice.key) === state.notice.key ? msg.message : t(state.notice.key));
   }

@@ -338,7 +338,7 @@ export function renderPanel(els, state, t) {
   const asked = Boolean(g && g.takebackOffer === state.role);
   const askedMe = Boolean(playing && !computer && g.takebackOffer && !asked);
   show(els.takebackOffer, askedMe);
-  show(els.askTakeback, playing && !computer && !askedMe && !state.resignConfirm && hasCompletedTurn(state));
+  show(els.askTakeback, playing && !computer && !g.clock && !askedMe && !state.resignConfirm && hasCompletedTurn(state));
   els.askTakeback.disabled = asked;
   setText(els.askTakeback, t(asked ? 'game.takebackAsked' : 'game.askTakeback'));
   show(els.resign, playing && !state.resignConfirm);

@@ -13,6 +13,8 @@ export const ClientType = Object.freeze({
   Step: 'step', EndTurn: 'end_turn', Resign: 'resign',
   OfferDraw: 'offer_draw', AcceptDraw: 'accept_draw', DeclineDraw: 'decline_draw',
   ClaimVictory: 'claim_victory', Rematch: 'rematch',
+  // Only in games with a clock.
+  Flag: 'flag',
   // Only in games between people.
   OfferTakeback: 'offer_takeback', AcceptTakeback: 'accept_takeback', DeclineTakeback: 'decline_takeback',
   // Only in games against the computer.
@@ -48,7 +50,7 @@ export const Role = Object.freeze({ White: 'white', Black: 'black', Spectator: '
 /** Reasons a game ends, as the server names them. */
 export const EndReason = Object.freeze({
   NoStones: 'no_stones', NoLegalStep: 'no_legal_step', FiftyTurns: 'fifty_turns',
-  Resignation: 'resignation', Agreement: 'agreement', Abandonment: 'abandonment',
+  Resignation: 'resignation', Agreement: 'agreement', Abandonment: 'abandonment', Time: 'time',
 });
 
 const KINDS = ['paika', 'approach', 'withdrawal'];
@@ -84,14 +86,18 @@ export function simpleMessage(type) {
  * @param {string} first one of First
  * @returns {{url: string, init: RequestInit}}
  */
-export function createGameRequest(first) {
+export function createGameRequest(first, clock = '') {
   const value = Object.values(First).includes(first) ? first : First.Random;
+  const body = { first: value };
+  const [, m, s, d] = /^(?:(\d+)\+(\d+)|(\d+)d)$/.exec(clock) || [];
+  if (m) body.clock = { minutes: Number(m), increment: Number(s) };
+  if (d) body.clock = { days: Number(d) };
   return {
     url: '/api/games',
     init: {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ first: value }),
+      body: JSON.stringify(body),
     },
   };
 }
@@ -260,6 +266,21 @@ function readMessages(raw) {
     .map((m) => ({ by: m.by, text: m.text, seq: m.seq }));
 }
 
+// The clocks of a timed game (docs/API.md, "clock"): null without them,
+// and for anything malformed.
+function readClock(c) {
+  if (!c || typeof c !== 'object') return null;
+  const n = (v) => (Number.isFinite(v) && v >= 0 ? v : null);
+  const real = c.kind === 'real_time';
+  if (!real && c.kind !== 'correspondence') return null;
+  const clock = {
+    real, minutes: n(c.minutes), increment: n(c.increment), days: n(c.days),
+    white: n(c.white), black: n(c.black), running: color(c.running),
+  };
+  if (clock.white === null || clock.black === null || (real ? clock.minutes === null : clock.days === null)) return null;
+  return clock;
+}
+
 function readPair(raw) {
   const pair = raw && typeof raw === 'object' ? raw : {};
   return { white: Boolean(pair.white), black: Boolean(pair.black) };
@@ -290,6 +311,9 @@ function readPair(raw) {
  * @property {{winner: 'white'|'black'|null, reason: string} | null} result
  * @property {Computer|null} computer the computer's seat; null in games between people
  * @property {Array<{by: string, text: string, seq: number}>} messages the last, oldest first
+ * @property {{real: boolean, minutes: number|null, increment: number|null, days: number|null,
+ *   white: number, black: number, running: 'white'|'black'|null}|null} clock
+ *   the clocks as they stood when the state was sent (milliseconds left); null without clocks
  */
 
 /**
@@ -324,6 +348,7 @@ export function readState(raw) {
     result: readResult(raw.result),
     computer: readComputer(raw.computer),
     messages: readMessages(raw.messages),
+    clock: readClock(raw.clock),
   };
 }
 

@@ -79,6 +79,7 @@ fn relay(c: &mut Criterion) {
         players: ByColor::default(),
         abandoned: false,
         thinking: false,
+        now: 0,
     };
     let mut group = c.benchmark_group("relay");
     for plies in [0, 20, 60] {

@@ -192,6 +192,11 @@ pub struct Config {
     /// What to do instead of serving the site.
     #[command(subcommand)]
     pub operation: Option<Operation>,
+
+    /// The clock the server reads the time from: the system's, or in
+    /// tests a [`TestClock`](crate::clock::TestClock)'s.
+    #[arg(skip)]
+    pub wall: crate::clock::Wall,
 }
 
 /// What the program can do besides serving the site: its subcommands.

@@ -44,6 +44,9 @@ pub enum AppError {
     /// The custom start position is not valid.
     #[error("invalid start position: {0}")]
     BadPosition(String),
+    /// The time control asked for is outside the limits.
+    #[error(transparent)]
+    BadTimeControl(#[from] crate::game::BadTimeControl),
     /// A game record sent to be read is not one, or its turns do not
     /// follow the rules.
     #[error("this is not a game record that can be replayed: {0}")]
@@ -127,6 +130,7 @@ impl AppError {
             AppError::WrongSecret => "wrong_secret",
             AppError::CustomStartDisabled => "custom_start_disabled",
             AppError::BadPosition(_) => "bad_position",
+            AppError::BadTimeControl(_) => "bad_time_control",
             AppError::BadRecord(_) => "bad_record",
             AppError::Unavailable => "unavailable",
             AppError::DatabaseUnavailable => "database_unavailable",
@@ -165,7 +169,9 @@ impl AppError {
             | AppError::NotAPlayer
             | AppError::WrongSecret
             | AppError::CustomStartDisabled => StatusCode::FORBIDDEN,
-            AppError::BadPosition(_) | AppError::BadRecord(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::BadPosition(_) | AppError::BadRecord(_) | AppError::BadTimeControl(_) => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
             AppError::Unavailable
             | AppError::DatabaseUnavailable
             | AppError::NotSaved

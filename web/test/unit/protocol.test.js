@@ -138,6 +138,7 @@ test('the state example of the API is read into the client shape', () => {
     result: null,
     computer: null,
     messages: [{ by: 'black', text: 'good_luck', seq: 0 }],
+    clock: null,
   });
 });
 
@@ -159,6 +160,32 @@ test('the last messages are read, and what is not one of them is left out', () =
     { by: 'white', text: '<b>hi</b>', seq: 3 }, { by: 'black', text: 'sorry', seq: -1 }, { by: 'black', text: 'sorry', seq: '4' },
     { by: 'black', text: 'sorry', seq: 1.5 }, { by: 'white', text: 'toString', seq: 6 }, { by: 'black', text: 'sorry', seq: 7, extra: 1 },
   ]), [{ by: 'black', text: 'sorry', seq: 7 }]);
+});
+
+test('the clocks of a state are read, and a malformed clock is none', () => {
+  const read = (clock) => readServerMessage(JSON.stringify(rawState({ clock }))).state.clock;
+  // The example of docs/API.md's table.
+  const doc = readFileSync(new URL('../../../docs/API.md', import.meta.url), 'utf8');
+  const example = JSON.parse(/`clock` \| .*?`(\{"kind": "real_time".*?\})`/.exec(doc)[1]);
+  assert.deepEqual(read(example), {
+    real: true, minutes: 5, increment: 3, days: null, white: 287000, black: 300000, running: 'white',
+  });
+  assert.deepEqual(read({ kind: 'correspondence', days: 3, white: 259200000, black: 1, running: null, at: 0 }), {
+    real: false, minutes: null, increment: null, days: 3, white: 259200000, black: 1, running: null,
+  });
+  for (const bad of [null, 'x', {}, { kind: 'blitz', white: 1, black: 1 }, { kind: 'real_time', white: 1, black: 1 },
+    { kind: 'correspondence', days: 3, white: -1, black: 1 }, { kind: 'real_time', minutes: 5, white: '1', black: 1 }]) {
+    assert.equal(read(bad), null, JSON.stringify(bad));
+  }
+});
+
+test('a game is created with the clock chosen, or none', () => {
+  const body = (clock) => JSON.parse(createGameRequest('me', clock).init.body);
+  assert.deepEqual(body('5+3'), { first: 'me', clock: { minutes: 5, increment: 3 } });
+  assert.deepEqual(body('3d'), { first: 'me', clock: { days: 3 } });
+  assert.deepEqual(body(''), { first: 'me' });
+  assert.deepEqual(body('5+'), { first: 'me' });
+  assert.deepEqual(body(), { first: 'me' });
 });
 
 test('the later fields of a state are read', () => {

@@ -47,6 +47,15 @@ pub enum GameError {
     /// The sender has no completed turn to take back.
     #[error("there is no turn of yours to take back")]
     NothingToTakeBack,
+    /// A takeback request in a game with a clock.
+    #[error("turns cannot be taken back in a game with a clock")]
+    TimedGame,
+    /// A time claim in a game without a clock.
+    #[error("this game has no clock")]
+    NoClock,
+    /// A time claim while the player to move still has time.
+    #[error("the player to move still has time")]
+    TimeNotOut,
 }
 
 impl GameError {
@@ -66,6 +75,9 @@ impl GameError {
             GameError::NoTakebackOffer => "no_takeback_offer",
             GameError::TakebackAlreadyOffered => "takeback_already_offered",
             GameError::NothingToTakeBack => "nothing_to_take_back",
+            GameError::TimedGame => "timed_game",
+            GameError::NoClock => "no_clock",
+            GameError::TimeNotOut => "time_not_out",
         }
     }
 }

@@ -42,6 +42,10 @@ pub enum Intent {
     AcceptTakeback,
     /// Between people: refuse the opponent's takeback request.
     DeclineTakeback,
+    /// In a game with a clock: the player to move has run out of time,
+    /// and loses. Accepted only once their time is out; the server decides
+    /// it by itself too, at the moment the clock reaches zero.
+    Flag,
     /// Against the computer: ask which step the engine would play. Recorded,
     /// with no effect on the position.
     Hint,
@@ -116,6 +120,8 @@ intent_kinds! {
     AcceptTakeback = "accept_takeback",
     /// [`Intent::DeclineTakeback`].
     DeclineTakeback = "decline_takeback",
+    /// [`Intent::Flag`].
+    Flag = "flag",
     /// [`Intent::Hint`].
     Hint = "hint",
     /// [`Intent::SetLevel`].
@@ -140,6 +146,7 @@ impl Intent {
             Intent::OfferTakeback => IntentKind::OfferTakeback,
             Intent::AcceptTakeback => IntentKind::AcceptTakeback,
             Intent::DeclineTakeback => IntentKind::DeclineTakeback,
+            Intent::Flag => IntentKind::Flag,
             Intent::Hint => IntentKind::Hint,
             Intent::SetLevel { .. } => IntentKind::SetLevel,
             Intent::Message { .. } => IntentKind::Message,
@@ -163,6 +170,7 @@ impl Intent {
             IntentKind::OfferTakeback => Intent::OfferTakeback,
             IntentKind::AcceptTakeback => Intent::AcceptTakeback,
             IntentKind::DeclineTakeback => Intent::DeclineTakeback,
+            IntentKind::Flag => Intent::Flag,
             IntentKind::Hint => Intent::Hint,
         })
     }
@@ -193,6 +201,7 @@ impl IntentKind {
                 | IntentKind::Resign
                 | IntentKind::AcceptDraw
                 | IntentKind::ClaimVictory
+                | IntentKind::Flag
                 | IntentKind::Rematch
         )
     }
@@ -211,6 +220,7 @@ impl IntentKind {
                 | IntentKind::AcceptTakeback
                 | IntentKind::DeclineTakeback
                 | IntentKind::Message
+                | IntentKind::Flag
         )
     }
 }

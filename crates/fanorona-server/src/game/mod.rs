@@ -2,6 +2,7 @@
 //! and everything derived from them. No I/O: the hub validates intents here,
 //! stores them, and replays them here when a game is loaded.
 
+mod clock;
 mod error;
 mod intent;
 mod message;
@@ -15,6 +16,7 @@ use fanorona::{ByColor, Color, Position, Square, Step, Turn};
 pub use fanorona_engine::Level;
 
 pub use self::{
+    clock::{BadTimeControl, Clocks, TimeControl},
     error::GameError,
     intent::{Action, Intent, IntentKind},
     message::{Message, MessageText},
@@ -81,6 +83,8 @@ pub struct Game {
     /// The last messages the players sent, oldest first: at most
     /// [`KEPT_MESSAGES`].
     pub(crate) messages: Vec<Message>,
+    /// The clocks, in a game with a time control.
+    pub clock: Option<Clocks>,
     /// The steps and ends of turn of the current line, from the start: the
     /// position, `moves` and `captures` are these replayed (a takeback
     /// cuts the line and replays it).
@@ -107,6 +111,7 @@ impl Game {
             seq: 0,
             computer: None,
             messages: Vec::new(),
+            clock: None,
             line: Vec::new(),
             turn_starts: Vec::new(),
         }
@@ -121,6 +126,25 @@ impl Game {
         }
     }
 
+    /// This game with clocks for `control`, or without any for `None`:
+    /// set before the first action.
+    pub fn with_clock(self, control: Option<TimeControl>) -> Game {
+        Game {
+            clock: control.map(Clocks::new),
+            ..self
+        }
+    }
+
+    /// When the player to move runs out of time (milliseconds since the
+    /// Unix epoch), while a clock runs in a game that is on.
+    pub fn deadline(&self) -> Option<i64> {
+        let clock = self.clock.as_ref()?;
+        if self.result.is_some() {
+            return None;
+        }
+        clock.deadline(self.position.turn())
+    }
+
     /// Whether the computer is to move in a game that is on.
     pub fn computer_to_move(&self) -> bool {
         self.result.is_none()
@@ -130,13 +154,25 @@ impl Game {
     }
 
     /// Applies one action in place, or says why it is refused and changes
-    /// nothing: `Game::plan`, then `Game::commit`.
+    /// nothing: `Game::plan`, then `Game::commit`. For a game without a
+    /// clock, where the time of an action does not matter; see
+    /// [`Game::apply_at`].
     ///
     /// # Errors
     ///
     /// The [`GameError`] that explains the refusal.
     pub fn apply(&mut self, action: Action) -> Result<(), GameError> {
-        let plan = self.plan(action)?;
+        self.apply_at(action, 0)
+    }
+
+    /// Applies one action made at `at` (milliseconds since the Unix
+    /// epoch), or says why it is refused and changes nothing.
+    ///
+    /// # Errors
+    ///
+    /// The [`GameError`] that explains the refusal.
+    pub fn apply_at(&mut self, action: Action, at: i64) -> Result<(), GameError> {
+        let plan = self.plan(action, at)?;
         self.apply_plan(plan);
         Ok(())
     }
@@ -159,6 +195,7 @@ impl Game {
     /// Applies `plan`, made for the game as it is.
     fn apply_plan(&mut self, plan: Plan) {
         let by = plan.action.by;
+        let turns = self.moves.len();
         match plan.effect {
             Effect::Step(step) => {
                 self.line.push(plan.action);
@@ -191,6 +228,9 @@ impl Game {
                 });
             }
             Effect::Finish(winner, reason) => {
+                if let Some(clock) = &mut self.clock {
+                    clock.stop(self.position.turn(), plan.at);
+                }
                 self.result = Some(GameResult { winner, reason });
                 self.draw_offer = None;
                 self.takeback_offer = None;
@@ -201,7 +241,24 @@ impl Game {
             Effect::DeclineTakeback => self.takeback_offer = None,
             Effect::AskRematch { .. } => *self.rematch.get_mut(by) = true,
         }
+        if self.moves.len() > turns {
+            self.clocks_after_turn(by, plan.at);
+        }
         self.seq += 1;
+    }
+
+    /// `by`'s turn has just ended at `at`: their clock stops, and the
+    /// opponent's starts unless the game is over.
+    fn clocks_after_turn(&mut self, by: Color, at: i64) {
+        let over = self.result.is_some();
+        let turns = self.moves.len();
+        let next = self.position.turn();
+        if let Some(clock) = &mut self.clock {
+            clock.turn_ended(by, at, turns);
+            if over {
+                clock.stop(next, at);
+            }
+        }
     }
 
     fn step(&mut self, by: Color, step: Step) {
@@ -234,7 +291,7 @@ impl Game {
         let mut replayed = Game::with_computer(self.start, self.computer);
         for action in self.line.iter().take(keep) {
             // Each of these was accepted on the same line before.
-            if let Ok(plan) = replayed.plan(*action) {
+            if let Ok(plan) = replayed.plan(*action, 0) {
                 replayed.apply_plan(plan);
             }
         }

@@ -7,14 +7,16 @@ use fanorona::{Color, Position, Step};
 use super::{Action, Game, GameError, Intent, Level, MessageText, Reason};
 
 impl Game {
-    /// Checks `action` against the game, changing nothing, and says what
-    /// it will do: the one place where an intent is judged. The hub plans
-    /// an intent, stores its action, then commits the plan.
+    /// Checks `action`, made at `at` (milliseconds since the Unix epoch),
+    /// against the game, changing nothing, and says what it will do: the
+    /// one place where an intent is judged. The hub plans an intent,
+    /// stores its action with its time, then commits the plan. The time
+    /// matters only in a game with a clock.
     ///
     /// # Errors
     ///
     /// The [`GameError`] that explains the refusal.
-    pub(crate) fn plan(&self, action: Action) -> Result<Plan, GameError> {
+    pub(crate) fn plan(&self, action: Action, at: i64) -> Result<Plan, GameError> {
         let Action { by, intent } = action;
         let kind = intent.kind();
         let against_computer = self.computer.is_some();
@@ -32,16 +34,17 @@ impl Game {
         } else if self.result.is_some() {
             return Err(GameError::GameOver);
         } else {
-            self.plan_play(by, intent)?
+            self.plan_play(by, intent, at)?
         };
         Ok(Plan {
             action,
             seq: self.seq,
+            at,
             effect,
         })
     }
 
-    fn plan_play(&self, by: Color, intent: Intent) -> Result<Effect, GameError> {
+    fn plan_play(&self, by: Color, intent: Intent, at: i64) -> Result<Effect, GameError> {
         let mover = self.position.turn();
         let effect = match intent {
             Intent::Step { .. } | Intent::EndTurn if by != mover => {
@@ -64,6 +67,9 @@ impl Game {
             }
             Intent::AcceptDraw => Effect::Finish(None, Reason::Agreement),
             Intent::DeclineDraw => Effect::DeclineDraw,
+            Intent::OfferTakeback | Intent::AcceptTakeback if self.clock.is_some() => {
+                return Err(GameError::TimedGame)
+            }
             Intent::OfferTakeback if self.takeback_offer == Some(by) => {
                 return Err(GameError::TakebackAlreadyOffered)
             }
@@ -82,6 +88,13 @@ impl Game {
             Intent::DeclineTakeback => Effect::DeclineTakeback,
             Intent::ClaimVictory if by == mover => return Err(GameError::NotAbandoned),
             Intent::ClaimVictory => Effect::Finish(Some(by), Reason::Abandonment),
+            Intent::Flag => {
+                let clock = self.clock.as_ref().ok_or(GameError::NoClock)?;
+                match clock.deadline(mover) {
+                    Some(deadline) if at >= deadline => Effect::Finish(Some(!mover), Reason::Time),
+                    _ => return Err(GameError::TimeNotOut),
+                }
+            }
             Intent::Rematch => return self.plan_rematch(by),
             Intent::Takeback => return self.plan_takeback(by),
             Intent::Hint if by != mover => return Err(GameError::NotYourTurn),
@@ -140,6 +153,8 @@ pub(crate) struct Plan {
     pub(super) action: Action,
     /// How many actions the game had when the plan was made.
     pub(super) seq: u64,
+    /// When the action is made, in milliseconds since the Unix epoch.
+    pub(super) at: i64,
     pub(super) effect: Effect,
 }
 
@@ -147,6 +162,11 @@ impl Plan {
     /// The action to store.
     pub(crate) fn action(&self) -> Action {
         self.action
+    }
+
+    /// When it is made, to store with it.
+    pub(crate) fn at(&self) -> i64 {
+        self.at
     }
 
     /// Whether the plan starts the rematch: the other player had asked.

@@ -17,6 +17,8 @@ pub(crate) enum Reason {
     Agreement,
     /// The loser left the game on their turn and the winner claimed it.
     Abandonment,
+    /// The loser's clock reached zero on their turn.
+    Time,
 }
 
 impl Reason {
@@ -29,6 +31,7 @@ impl Reason {
             Reason::Resignation => "resignation",
             Reason::Agreement => "agreement",
             Reason::Abandonment => "abandonment",
+            Reason::Time => "time",
         }
     }
 }

@@ -6,7 +6,7 @@ use super::*;
 
 #[test]
 fn every_intent_kind_round_trips_through_its_name_and_its_intent() {
-    assert_eq!(IntentKind::ALL.len(), 15);
+    assert_eq!(IntentKind::ALL.len(), 16);
     for &kind in IntentKind::ALL {
         assert_eq!(IntentKind::from_name(kind.name()), Some(kind));
         match Intent::without_fields(kind) {
@@ -155,13 +155,16 @@ fn a_refused_plan_leaves_the_game_byte_identical_and_an_accepted_one_is_played()
 fn a_plan_applies_only_to_the_game_it_was_made_for() {
     let mut game = Game::new(Position::start());
     let first = game
-        .plan(step(Color::White, "d3-e3", StepKind::Approach))
+        .plan(step(Color::White, "d3-e3", StepKind::Approach), 0)
         .expect("legal");
     let offer = game
-        .plan(Action {
-            by: Color::Black,
-            intent: Intent::OfferDraw,
-        })
+        .plan(
+            Action {
+                by: Color::Black,
+                intent: Intent::OfferDraw,
+            },
+            0,
+        )
         .expect("legal");
     game.commit(first).expect("fresh");
     let before = format!("{game:?}");
@@ -193,10 +196,14 @@ fn draw_offers_are_accepted_or_declined_by_the_opponent_only() {
             reason: Reason::Agreement
         })
     );
-    let ask = game.plan(act(Color::White, Intent::Rematch)).expect("ask");
+    let ask = game
+        .plan(act(Color::White, Intent::Rematch), 0)
+        .expect("ask");
     assert!(!ask.completes_rematch());
     game.commit(ask).expect("fresh");
-    let answer = game.plan(act(Color::Black, Intent::Rematch)).expect("ask");
+    let answer = game
+        .plan(act(Color::Black, Intent::Rematch), 0)
+        .expect("ask");
     assert!(answer.completes_rematch());
 }
 
@@ -421,5 +428,102 @@ fn messages_change_nothing_of_the_play_and_the_last_five_are_kept() {
     assert_eq!(
         computer.apply(say(Color::White, MessageText::GoodLuck)),
         Err(GameError::NotAgainstComputer)
+    );
+}
+
+/// Plays the first legal whole turn of the side to move at `at`.
+fn play_turn_at(game: &mut Game, at: i64) {
+    let by = game.position.turn();
+    loop {
+        let Some(step) = game.position.legal_steps().first().copied() else {
+            break;
+        };
+        let intent = Intent::Step {
+            from: step.from(),
+            to: step.to(),
+            kind: step.kind(),
+        };
+        game.apply_at(Action { by, intent }, at).expect("legal");
+        if game.position.turn() != by || game.result.is_some() {
+            return;
+        }
+        if game.position.can_end_turn() {
+            game.apply_at(
+                Action {
+                    by,
+                    intent: Intent::EndTurn,
+                },
+                at,
+            )
+            .expect("end");
+            return;
+        }
+    }
+}
+
+#[test]
+fn the_player_to_move_loses_on_time_once_their_clock_is_at_zero_and_not_before() {
+    let control = TimeControl::real_time(1, 5).expect("within the limits");
+    let mut game = Game::new(Position::start()).with_clock(Some(control));
+    let flag = |by| Action {
+        by,
+        intent: Intent::Flag,
+    };
+    // The first turn of each is free: no clock runs.
+    play_turn_at(&mut game, 1_000);
+    assert_eq!(game.deadline(), None);
+    play_turn_at(&mut game, 500_000);
+    assert_eq!(game.deadline(), Some(560_000));
+    // White plays after 20 s: 40 s left, 5 s added.
+    play_turn_at(&mut game, 520_000);
+    assert_eq!(game.deadline(), Some(580_000));
+    let mover = game.position.turn();
+    assert_eq!(mover, Color::Black);
+    assert_eq!(
+        game.clone().apply_at(flag(Color::White), 579_999),
+        Err(GameError::TimeNotOut)
+    );
+    // Turns cannot be taken back with a clock.
+    assert_eq!(
+        game.clone().apply_at(
+            Action {
+                by: Color::White,
+                intent: Intent::OfferTakeback
+            },
+            530_000
+        ),
+        Err(GameError::TimedGame)
+    );
+    game.apply_at(flag(Color::White), 580_000)
+        .expect("time is out");
+    assert_eq!(
+        game.result,
+        Some(GameResult {
+            winner: Some(Color::White),
+            reason: Reason::Time
+        })
+    );
+    let clock = game.clock.expect("a clock");
+    let left = clock.left_at(mover, 999_999);
+    assert_eq!((left.white, left.black), (45_000, 0));
+    assert_eq!(game.deadline(), None);
+    assert_eq!(
+        game.apply_at(flag(Color::White), 600_000),
+        Err(GameError::GameOver)
+    );
+}
+
+#[test]
+fn a_game_without_a_clock_refuses_a_time_claim() {
+    let mut game = Game::new(Position::start());
+    assert_eq!(
+        game.apply_at(
+            Action {
+                by: Color::White,
+                intent: Intent::Flag
+            },
+            i64::MAX
+        ),
+        Err(GameError::NoClock)
     );
 }

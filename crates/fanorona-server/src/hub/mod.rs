@@ -21,11 +21,10 @@ use tokio_util::{sync::CancellationToken, task::TaskTracker};
 pub(crate) use self::handle::Connection;
 pub use self::handle::GameHandle;
 use crate::{
-    clock,
     computer::Pool,
     config::{Config, Site},
     error::AppError,
-    game::{ComputerSeat, GameResult, Intent, Level, Role},
+    game::{ComputerSeat, GameResult, Intent, Level, Role, TimeControl},
     ids::{GameId, Secret},
     limits::{Held, PerClient},
     store::{Change, GameRow, Notice, Store, StoreError},
@@ -91,8 +90,9 @@ pub(crate) enum Joined {
 pub(crate) enum Invitation {
     /// The visitor already holds this seat.
     Holder(Color),
-    /// The invitation is this game's, and this seat is free.
-    Open(Color),
+    /// The invitation is this game's, and this seat is free; the game's
+    /// time control, if it has clocks.
+    Open(Color, Option<TimeControl>),
     /// The invitation is this game's, but both seats are taken.
     Used,
     /// The token is not this game's.
@@ -152,6 +152,8 @@ pub(crate) struct RecordFacts {
     pub(crate) moves: Vec<String>,
     /// How the game ended, once it has.
     pub(crate) result: Option<GameResult>,
+    /// The time control, in a game with clocks.
+    pub(crate) time_control: Option<TimeControl>,
 }
 
 /// An invitation presented to a game, and who presents it.
@@ -247,7 +249,7 @@ impl Hub {
         position: Option<Position>,
     ) -> Result<Created, AppError> {
         let nobody = IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED);
-        self.create_game(first, position, None, nobody).await
+        self.create_game(first, position, None, None, nobody).await
     }
 
     /// Creates and stores a new game for `client`: between people, or
@@ -268,6 +270,7 @@ impl Hub {
         first: First,
         position: Option<Position>,
         computer: Option<Level>,
+        clock: Option<TimeControl>,
         client: IpAddr,
     ) -> Result<Created, AppError> {
         let start = position.unwrap_or_else(Position::start);
@@ -314,7 +317,7 @@ impl Hub {
         *seats.get_mut(color) = Some(seat.hash());
         let row = GameRow {
             id: GameId::random()?,
-            created_at: clock::unix_seconds(),
+            created_at: self.config().wall.now_seconds(),
             start_position: start.to_string(),
             creator: color,
             seats,
@@ -322,6 +325,7 @@ impl Hub {
             rematch_of: None,
             next_game: None,
             computer,
+            time_control: clock,
         };
         let stored = self.inner.store.create_game(&row).await;
         stored.map_err(AppError::not_saved)?;

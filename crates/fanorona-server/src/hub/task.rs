@@ -133,6 +133,8 @@ impl GameTask {
         loop {
             let abandon_at = self.abandon_deadline();
             let presence_at = self.presence_deadline();
+            let flag_at = self.flag_deadline();
+            let wall = self.hub.config().wall.clone();
             let mut active = true;
             tokio::select! {
                 command = rx.recv() => match command {
@@ -144,6 +146,11 @@ impl GameTask {
                 },
                 () = sleep_until(abandon_at.unwrap_or_else(far_future)), if abandon_at.is_some() => {
                     self.publish_or_stop();
+                }
+                () = wall.sleep_until(flag_at.unwrap_or(i64::MAX)), if flag_at.is_some() => {
+                    if self.settle_time().await {
+                        self.publish_or_stop();
+                    }
                 }
                 () = sleep_until(presence_at.unwrap_or_else(far_future)), if presence_at.is_some() => {
                     active = false;
@@ -274,6 +281,11 @@ impl GameTask {
         client: IpAddr,
         intent: Intent,
     ) -> Result<Plan, AppError> {
+        // A clock at zero is settled first: then every intent meets the
+        // game as it is, over.
+        if self.settle_time().await {
+            self.publish_or_stop();
+        }
         match self.try_plan(by, client, intent) {
             Err(AppError::Game(_) | AppError::WrongSecret) if self.hub.inner.shared => {
                 self.resync().await;
@@ -326,11 +338,55 @@ impl GameTask {
         {
             return Err(AppError::TooManyMessages);
         }
-        Ok(self.game.plan(Action { by, intent })?)
+        Ok(self
+            .game
+            .plan(Action { by, intent }, self.hub.config().wall.now_ms())?)
+    }
+
+    /// When the clock of the player to move reaches zero (milliseconds
+    /// since the Unix epoch), in a game with a clock that runs.
+    fn flag_deadline(&self) -> Option<i64> {
+        self.game.deadline()
+    }
+
+    /// In a game with a clock, once the clock of the player to move is at
+    /// zero: stores their loss on time, at the moment the clock reached
+    /// zero. Whether it changed the game: the first process to store it
+    /// decides, and another one meets it as a conflict and reads it.
+    async fn settle_time(&mut self) -> bool {
+        let Some(deadline) = self.game.deadline() else {
+            return false;
+        };
+        if self.hub.config().wall.now_ms() < deadline {
+            return false;
+        }
+        let seq = self.game.seq;
+        let by = !self.game.position.turn();
+        let plan = match self.game.plan(
+            Action {
+                by,
+                intent: Intent::Flag,
+            },
+            deadline,
+        ) {
+            Ok(plan) => plan,
+            Err(error) => {
+                tracing::error!(game = %self.row.id, %error, "the loss on time is refused");
+                return false;
+            }
+        };
+        match self.commit(plan).await {
+            Ok(()) => tracing::info!(game = %self.row.id, loser = %!by, "lost on time"),
+            Err(error) => {
+                tracing::info!(game = %self.row.id, %error, "the loss on time was not stored here");
+            }
+        }
+        self.game.seq != seq
     }
 
     /// Stores the action of `plan`, then applies it.
     async fn commit(&mut self, plan: Plan) -> Result<(), AppError> {
+        let at = plan.at();
         let next_game = match self.write(&plan).await {
             Ok(next_game) => next_game,
             // Another process stored this action number first: the
@@ -354,7 +410,7 @@ impl GameTask {
             self.stale = true;
             return Err(AppError::Unavailable);
         }
-        self.ended_at = end_time(&self.game, self.ended_at, clock::unix_seconds());
+        self.ended_at = end_time(&self.game, self.ended_at, at.div_euclid(1000));
         if let Some(id) = next_game {
             self.game.next_game = Some(id.clone());
             self.row.next_game = Some(id);
@@ -373,6 +429,7 @@ impl GameTask {
             start: self.game.start,
             moves: self.game.moves.clone(),
             result: self.game.result,
+            time_control: self.row.time_control,
         }
     }
 
@@ -456,6 +513,7 @@ impl GameTask {
             players,
             abandoned,
             thinking: self.computer.busy(),
+            now: self.hub.config().wall.now_ms(),
         };
         let json = match self.encoder.encode(&self.game, live) {
             Ok(text) => Utf8Bytes::from(text),

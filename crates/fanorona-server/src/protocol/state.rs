@@ -10,7 +10,7 @@ use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 
 use crate::{
-    game::{Game, TurnSoFar},
+    game::{Game, TimeControl, TurnSoFar},
     ids::GameId,
 };
 
@@ -36,6 +36,9 @@ pub struct LiveFacts<'a> {
     pub abandoned: bool,
     /// The computer is searching or playing out its turn.
     pub thinking: bool,
+    /// The time now, in milliseconds since the Unix epoch: what a running
+    /// clock shows is counted to it.
+    pub now: i64,
 }
 
 /// The names of the 45 squares, by index.
@@ -137,6 +140,7 @@ struct AfterCaptures<'a> {
     #[serde(serialize_with = "opt_color_str")]
     takeback_offer: Option<Color>,
     abandoned: bool,
+    clock: Option<ClockView>,
     rematch: PerColor<bool>,
     next_game: Option<&'a GameId>,
     result: Option<ResultView>,
@@ -151,6 +155,49 @@ struct MessageView {
     by: Color,
     text: &'static str,
     seq: u64,
+}
+
+/// The time control of a clock, by its kind.
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum ControlView {
+    RealTime { minutes: u32, increment: u32 },
+    Correspondence { days: u32 },
+}
+
+/// The clocks as they stand at the state's `at`.
+#[derive(Serialize)]
+struct ClockView {
+    #[serde(flatten)]
+    control: ControlView,
+    /// Time left, in milliseconds.
+    white: i64,
+    black: i64,
+    /// Whose clock runs: the player to move, once each has played a turn
+    /// and while the game is on.
+    #[serde(serialize_with = "opt_color_str")]
+    running: Option<Color>,
+    /// When the times were read, in milliseconds since the Unix epoch.
+    at: i64,
+}
+
+fn clock_view(game: &Game, now: i64) -> Option<ClockView> {
+    let clock = game.clock.as_ref()?;
+    let mover = game.position.turn();
+    let left = clock.left_at(mover, now);
+    let control = match clock.control {
+        TimeControl::RealTime { minutes, increment } => {
+            ControlView::RealTime { minutes, increment }
+        }
+        TimeControl::Correspondence { days } => ControlView::Correspondence { days },
+    };
+    Some(ClockView {
+        control,
+        white: left.white,
+        black: left.black,
+        running: (clock.running() && game.result.is_none()).then_some(mover),
+        at: now,
+    })
 }
 
 #[derive(Serialize)]
@@ -350,6 +397,7 @@ fn tail<'a>(game: &'a Game, live: LiveFacts<'a>) -> AfterCaptures<'a> {
         draw_offer: game.draw_offer,
         takeback_offer: game.takeback_offer,
         abandoned: live.abandoned,
+        clock: clock_view(game, live.now),
         rematch: game.rematch.into(),
         next_game: game.next_game.as_ref(),
         result: result_view(game),
@@ -453,6 +501,7 @@ mod tests {
             players: ByColor::default(),
             abandoned: false,
             thinking: false,
+            now: 0,
         };
         let mut game = Game::new(Position::start());
         let mut encoder = StateEncoder::default();

@@ -16,6 +16,7 @@ use crate::{
     config::Config,
     error::AppError,
     extract::GamePath,
+    game::TimeControl,
     hub::{Credentials, First, Hub, Joined},
     ids::{GameId, JoinKey, Secret},
     limits::{ClientAddr, MAX_BODY},
@@ -119,6 +120,21 @@ pub(super) struct CreateGame {
     opponent: Opponent,
     #[serde(default)]
     level: Option<WireLevel>,
+    #[serde(default)]
+    clock: Option<WireClock>,
+}
+
+/// A time control as asked for: `minutes` and `increment` (seconds a
+/// turn, default 0) in real time, or `days` a turn by correspondence.
+#[derive(Copy, Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WireClock {
+    #[serde(default)]
+    minutes: Option<u32>,
+    #[serde(default)]
+    increment: Option<u32>,
+    #[serde(default)]
+    days: Option<u32>,
 }
 
 /// Who the creator plays.
@@ -176,6 +192,32 @@ impl CreateGame {
             (Opponent::Computer, None) => Err(bad("missing field `level`: 1 to 6").into()),
         }
     }
+
+    /// The time control asked for, between people; `None` for none.
+    fn time_control(&self) -> Result<Option<TimeControl>, AppError> {
+        let bad = |detail: &str| ProtocolError::BadMessage {
+            kind: "request".into(),
+            detail: detail.into(),
+        };
+        let Some(clock) = self.clock else {
+            return Ok(None);
+        };
+        if self.opponent == Opponent::Computer {
+            return Err(bad("`clock` is only for games between people").into());
+        }
+        let control = match (clock.minutes, clock.increment, clock.days) {
+            (Some(minutes), increment, None) => {
+                TimeControl::real_time(minutes, increment.unwrap_or(0))?
+            }
+            (None, None, Some(days)) => TimeControl::correspondence(days)?,
+            _ => {
+                return Err(
+                    bad("`clock` is {\"minutes\": m, \"increment\": s} or {\"days\": d}").into(),
+                )
+            }
+        };
+        Ok(Some(control))
+    }
 }
 
 /// Creates a game; the creator's seat cookie is set.
@@ -187,10 +229,11 @@ pub(super) async fn create_game(
 ) -> Result<(StatusCode, CookieJar, Json<CreatedView>), AppError> {
     state.limits.create(client)?;
     let computer = req.computer()?;
+    let clock = req.time_control()?;
     let position = req.start(&state.config)?;
     let created = state
         .hub
-        .create_game(req.first, position, computer, client)
+        .create_game(req.first, position, computer, clock, client)
         .await?;
     let site = state.hub.site();
     let origin = &site.origin;

@@ -295,7 +295,14 @@ pub(crate) fn fill(text: &str, values: &[(&str, &str)]) -> String {
 
 /// The attributes a page may mark for translation, as
 /// `data-i18n-<attribute>="key"`.
-const ATTRIBUTES: [&str; 5] = ["aria-label", "title", "placeholder", "content", "alt"];
+const ATTRIBUTES: [&str; 6] = [
+    "aria-label",
+    "title",
+    "placeholder",
+    "content",
+    "alt",
+    "label",
+];
 
 /// `html` (a page of the site) in `lang`: `<html lang>`, every marked text
 /// and attribute, the switcher's current language, and the messages its
@@ -432,6 +439,7 @@ mod tests {
                     <meta name=\"description\" content=\"x\" data-i18n-content=\"nav.rules\">\
                     <script type=\"application/json\" id=\"messages\" data-keys=\"color\"></script>\
                     </head><body><p data-i18n=\"{{from_key}}\">{{from}}</p>\
+                    <optgroup label=\"x\" aria-label=\"y\" data-i18n-label=\"nav.rules\"></optgroup>\
                     <a href=\"?lang=fr\" hreflang=\"fr\">Français</a>\
                     <a href=\"?lang=en\" hreflang=\"en\">English</a></body></html>";
         let lang = Lang::Fr;
@@ -440,6 +448,10 @@ mod tests {
         assert!(out.starts_with("<html lang=\"fr\">"), "{out}");
         assert!(out.contains(&format!(">{rules}</title>")), "{out}");
         assert!(out.contains(&format!("content=\"{rules}\"")), "{out}");
+        assert!(
+            out.contains(&format!("<optgroup label=\"{rules}\" aria-label=\"y\"")),
+            "{out}"
+        );
         assert!(
             out.contains("data-i18n=\"{{from_key}}\">{{from}}</p>"),
             "{out}"

@@ -122,8 +122,8 @@ async fn invitation_page(
         response
     };
     Ok(match open {
-        Invitation::Open(seat) => rendered(
-            template::invite_page(&state.hub.site().origin, id, seat, choice.lang),
+        Invitation::Open(seat, clock) => rendered(
+            template::invite_page(&state.hub.site().origin, id, seat, clock, choice.lang),
             choice,
             headers,
         ),

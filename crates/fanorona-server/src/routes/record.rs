@@ -177,6 +177,9 @@ pub(super) fn record(
     if let Some(result) = facts.result {
         tags.push(("Reason", reason(result, catalog)));
     }
+    if let Some(control) = facts.time_control {
+        tags.push(("TimeControl", control.to_string()));
+    }
     tags.push((
         "Rules",
         format!("{GAME} {}", catalog.text("which.summary.p")),
@@ -264,6 +267,7 @@ mod tests {
             start: Position::start(),
             moves: Vec::new(),
             result: None,
+            time_control: None,
         }
     }
 
@@ -322,6 +326,24 @@ mod tests {
             reason: Reason::Agreement,
         };
         assert_eq!(reason(draw, Catalog::of(Lang::En)), "Draw. By agreement.");
+    }
+
+    #[test]
+    fn a_game_lost_on_time_gives_its_time_control_and_the_reason() {
+        let mut facts = facts();
+        facts.joined.black = true;
+        facts.time_control = crate::game::TimeControl::real_time(5, 3).ok();
+        facts.moves = vec!["d3-e3A".into(), "f4-f3A".into()];
+        facts.ended_at = Some(1_748_788_300);
+        facts.result = Some(GameResult {
+            winner: Some(Color::Black),
+            reason: Reason::Time,
+        });
+        let text = written(&facts);
+        let line = "[Reason \"Black wins. On time.\"]\n[TimeControl \"300+3\"]\n";
+        assert!(text.contains(line), "{line:?} not in {text}");
+        facts.time_control = crate::game::TimeControl::correspondence(3).ok();
+        assert!(written(&facts).contains("[TimeControl \"1/259200\"]\n"));
     }
 
     #[test]

@@ -10,9 +10,9 @@ use fanorona::Color;
 
 use super::{
     files::{Folder, Web},
-    i18n::{Catalog, Lang},
+    i18n::{fill as fill_message, Catalog, Lang},
 };
-use crate::ids::GameId;
+use crate::{game::TimeControl, ids::GameId};
 
 /// The files of `web/` that are templates: served only filled in, by
 /// their routes (`/g/{id}`, or any answer that explains an error), never
@@ -103,9 +103,20 @@ pub(super) fn game_page(origin: &str, id: &GameId, lang: Lang) -> Option<String>
     )
 }
 
-/// The invitation to game `id` whose free seat is `seat`, in `lang`.
-pub(super) fn invite_page(origin: &str, id: &GameId, seat: Color, lang: Lang) -> Option<String> {
+/// The invitation to game `id` whose free seat is `seat`, with the clock
+/// `clock` if any, in `lang`.
+pub(super) fn invite_page(
+    origin: &str,
+    id: &GameId,
+    seat: Color,
+    clock: Option<TimeControl>,
+    lang: Lang,
+) -> Option<String> {
     let catalog = Catalog::of(lang);
+    let clock = clock.map_or_else(String::new, |control| {
+        let text = clock_text(control, catalog);
+        fill_message(catalog.text("clock.invite"), &[("control", &text)])
+    });
     let (canonical, image) = (canonical(origin, id), preview_image(origin));
     let creator = (!seat).name();
     let from_key = format!("invite.from.{creator}");
@@ -123,8 +134,23 @@ pub(super) fn invite_page(origin: &str, id: &GameId, seat: Color, lang: Lang) ->
             ("from", catalog.text(&from_key)),
             ("seat_key", &seat_key),
             ("seat_text", catalog.text(&seat_key)),
+            ("clock", &clock),
         ],
     )
+}
+
+/// A time control in words: "5 min + 3 s per turn", "3 days a turn".
+pub(super) fn clock_text(control: TimeControl, catalog: &Catalog) -> String {
+    match control {
+        TimeControl::RealTime { minutes, increment } => fill_message(
+            catalog.text("clock.rt"),
+            &[("m", &minutes.to_string()), ("s", &increment.to_string())],
+        ),
+        TimeControl::Correspondence { days: 1 } => catalog.text("clock.day").to_owned(),
+        TimeControl::Correspondence { days } => {
+            fill_message(catalog.text("clock.days"), &[("n", &days.to_string())])
+        }
+    }
 }
 
 /// What a message page explains: one template, `web/message.html`, for
@@ -249,8 +275,24 @@ mod tests {
         let mut pages = Vec::new();
         for lang in Lang::ALL {
             pages.push(game_page(origin, &id, lang).expect("the game page"));
-            for seat in Color::ALL {
-                pages.push(invite_page(origin, &id, seat, lang).expect("the invitation"));
+            let clocks = [
+                None,
+                TimeControl::real_time(5, 3).ok(),
+                TimeControl::correspondence(1).ok(),
+                TimeControl::correspondence(7).ok(),
+            ];
+            for (seat, clock) in Color::ALL
+                .into_iter()
+                .zip(clocks)
+                .chain([(Color::White, clocks[1]), (Color::Black, clocks[3])])
+            {
+                let page = invite_page(origin, &id, seat, clock, lang).expect("the invitation");
+                assert_eq!(
+                    page.contains("<p class=\"clock-line\"></p>"),
+                    clock.is_none()
+                );
+                assert!(!page.contains(">clock."), "a message is missing in {page}");
+                pages.push(page);
             }
         }
         for page in pages {

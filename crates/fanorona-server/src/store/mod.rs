@@ -22,7 +22,7 @@ pub use self::{
     sqlite::{Backup, SqliteStore},
 };
 use crate::{
-    game::{Action, ComputerSeat, Intent, IntentKind, Level, MessageText},
+    game::{Action, ComputerSeat, Intent, IntentKind, Level, MessageText, TimeControl},
     ids::{GameId, SecretHash},
 };
 
@@ -48,6 +48,8 @@ pub struct GameRow {
     /// The computer's seat and its level at the start, in a game against
     /// it (its level now comes from the actions).
     pub computer: Option<ComputerSeat>,
+    /// The time control, in a game with clocks.
+    pub time_control: Option<TimeControl>,
 }
 
 /// A game as loaded: its row and its accepted actions, in order, from
@@ -60,8 +62,8 @@ pub struct StoredGame {
     pub first: u64,
     /// Its actions from number `first`, oldest first.
     pub actions: Vec<Action>,
-    /// When each action was stored, in seconds since the Unix epoch: one
-    /// entry per action, in the same order.
+    /// When each action was accepted, in milliseconds since the Unix
+    /// epoch: one entry per action, in the same order.
     pub action_times: Vec<i64>,
 }
 
@@ -135,20 +137,51 @@ pub trait Store: Send + Sync + 'static {
         seat: &SecretHash,
     ) -> Result<(), StoreError>;
 
-    /// Appends action number `seq` (0-based), or [`StoreError::Conflict`]
+    /// Appends action number `seq` (0-based), accepted at `at`
+    /// (milliseconds since the Unix epoch), or [`StoreError::Conflict`]
     /// when that number is already used.
-    async fn append_action(&self, id: &GameId, seq: u64, action: &Action)
-        -> Result<(), StoreError>;
+    async fn append_action_at(
+        &self,
+        id: &GameId,
+        seq: u64,
+        action: &Action,
+        at: i64,
+    ) -> Result<(), StoreError>;
 
-    /// Appends the action that completes a rematch and creates the new game,
-    /// in one transaction.
+    /// [`Store::append_action_at`] the system's time now.
+    async fn append_action(
+        &self,
+        id: &GameId,
+        seq: u64,
+        action: &Action,
+    ) -> Result<(), StoreError> {
+        self.append_action_at(id, seq, action, crate::clock::unix_millis())
+            .await
+    }
+
+    /// Appends the action that completes a rematch, accepted at `at`
+    /// (milliseconds since the Unix epoch), and creates the new game, in
+    /// one transaction.
+    async fn append_rematch_at(
+        &self,
+        id: &GameId,
+        seq: u64,
+        action: &Action,
+        next: &GameRow,
+        at: i64,
+    ) -> Result<(), StoreError>;
+
+    /// [`Store::append_rematch_at`] the system's time now.
     async fn append_rematch(
         &self,
         id: &GameId,
         seq: u64,
         action: &Action,
         next: &GameRow,
-    ) -> Result<(), StoreError>;
+    ) -> Result<(), StoreError> {
+        self.append_rematch_at(id, seq, action, next, crate::clock::unix_millis())
+            .await
+    }
 
     /// Deletes every game created before `created_before` (seconds since
     /// the Unix epoch) whose second seat was never taken; returns how many.
@@ -373,6 +406,15 @@ fn encode_action(action: &Action) -> ActionColumns {
         _ => {}
     }
     columns
+}
+
+/// Reads a stored time control (`None` for a game without clocks).
+fn parse_time_control(text: Option<String>) -> Result<Option<TimeControl>, StoreError> {
+    text.map(|t| {
+        t.parse()
+            .map_err(|_| corrupt(format!("bad time control {t:?}")))
+    })
+    .transpose()
 }
 
 /// Reads a stored level.

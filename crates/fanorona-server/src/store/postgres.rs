@@ -25,8 +25,9 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 
 use self::connections::Connections;
 use super::{
-    color_text, corrupt, decode_action, encode_action, parse_color, parse_level, seq_column,
-    write::Writer, Change, GameRow, Notice, Store, StoreError, StoredGame,
+    color_text, corrupt, decode_action, encode_action, parse_color, parse_level,
+    parse_time_control, seq_column, write::Writer, Change, GameRow, Notice, Store, StoreError,
+    StoredGame,
 };
 use crate::{
     game::{Action, ComputerSeat},
@@ -255,29 +256,33 @@ async fn send_notices(
 /// error, so it does not abort the other writes of its batch
 /// ([`writer`]).
 const INSERT_GAME: &str = "INSERT INTO games (id, created_at, start_position, creator, \
-     white_seat, black_seat, invite, rematch_of, next_game, computer_color, computer_level) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
+     white_seat, black_seat, invite, rematch_of, next_game, computer_color, computer_level, \
+     time_control) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
      ON CONFLICT DO NOTHING RETURNING id";
 
 /// Stores action `$2` only when the game holds actions 0 to `$2 - 1`: the
 /// primary key refuses a number already used (the second of two
 /// processes waits for the first to commit, then fails), and this
 /// condition a number past the end; either way no row comes back. The
-/// same statement announces it on channel `$8` with payload `$9` when its
-/// transaction commits.
+/// same statement announces it on channel `$9` with payload `$10` when its
+/// transaction commits. `$11` is the message's key, last as it came last.
 const INSERT_ACTION: &str = "WITH stored AS (INSERT INTO actions \
-     (game_id, seq, player, kind, step, level, created_at, message) \
-     SELECT $1, $2, $3, $4, $5, $6, $7, $10 \
+     (game_id, seq, player, kind, step, level, created_at, at_ms, message) \
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $11 \
      WHERE $2 = 0 OR EXISTS (SELECT 1 FROM actions WHERE game_id = $1 AND seq = $2 - 1) \
      ON CONFLICT DO NOTHING RETURNING seq) \
-     SELECT pg_notify($8, $9) FROM stored";
+     SELECT pg_notify($9, $10) FROM stored";
 
 /// A game and its actions in one statement, so in one snapshot and one
-/// round trip: the game's columns (0 to 10) on every row, an action's
-/// (11 to 16) on each, or NULL on the one row of a game without any.
+/// round trip: the game's columns (0 to 11) on every row, an action's
+/// (12 to 17) on each, or NULL on the one row of a game without any. An
+/// action stored before its time was kept in milliseconds has its
+/// second.
 const SELECT_GAME: &str = "SELECT g.id, g.created_at, g.start_position, g.creator, \
      g.white_seat, g.black_seat, g.invite, g.rematch_of, g.next_game, g.computer_color, \
-     g.computer_level, a.player, a.kind, a.step, a.level, a.created_at, a.message \
+     g.computer_level, g.time_control, a.player, a.kind, a.step, a.level, \
+     COALESCE(a.at_ms, a.created_at * 1000), a.message \
      FROM games g LEFT JOIN actions a ON a.game_id = g.id AND a.seq >= $2 \
      WHERE g.id = $1 ORDER BY a.seq";
 
@@ -300,6 +305,7 @@ async fn insert_game(conn: &mut PgConnection, row: &GameRow) -> Result<(), Store
         .bind(row.next_game.as_ref().map(GameId::as_str))
         .bind(row.computer.map(|c| color_text(c.color)))
         .bind(row.computer.map(|c| i64::from(c.level.number())))
+        .bind(row.time_control.map(|c| c.to_string()))
         .fetch_optional(conn)
         .await
         .map_err(failed)?;
@@ -346,6 +352,7 @@ async fn insert_action(
     id: &GameId,
     seq: u64,
     action: &Action,
+    at: i64,
 ) -> Result<(), StoreError> {
     let columns = encode_action(action);
     let number = seq_column(seq)?;
@@ -356,7 +363,8 @@ async fn insert_action(
         .bind(columns.kind)
         .bind(columns.step)
         .bind(columns.level)
-        .bind(crate::clock::unix_seconds())
+        .bind(at.div_euclid(1000))
+        .bind(at)
         .bind(channel)
         .bind(PgStore::notice(id, Some(seq)))
         .bind(columns.message)
@@ -402,6 +410,7 @@ fn read_row(row: &PgRow) -> Result<GameRow, StoreError> {
         rematch_of: parse_id(row.try_get(7)?)?,
         next_game: parse_id(row.try_get(8)?)?,
         computer,
+        time_control: parse_time_control(row.try_get(11)?)?,
     })
 }
 
@@ -426,15 +435,15 @@ impl Store for PgStore {
             Vec::with_capacity(rows.len()),
         );
         for action in &rows {
-            let Some(player) = action.try_get::<Option<&str>, _>(11)? else {
+            let Some(player) = action.try_get::<Option<&str>, _>(12)? else {
                 continue;
             };
-            let kind: &str = action.try_get(12)?;
-            let step: Option<&str> = action.try_get(13)?;
-            let level: Option<i64> = action.try_get(14)?;
-            let message: Option<&str> = action.try_get(16)?;
+            let kind: &str = action.try_get(13)?;
+            let step: Option<&str> = action.try_get(14)?;
+            let level: Option<i64> = action.try_get(15)?;
+            let message: Option<&str> = action.try_get(17)?;
             actions.push(decode_action(player, kind, step, level, message)?);
-            action_times.push(action.try_get(15)?);
+            action_times.push(action.try_get(16)?);
         }
         Ok(StoredGame {
             row,
@@ -453,23 +462,25 @@ impl Store for PgStore {
         self.writer.claim_seat(id, color, seat).await
     }
 
-    async fn append_action(
+    async fn append_action_at(
         &self,
         id: &GameId,
         seq: u64,
         action: &Action,
+        at: i64,
     ) -> Result<(), StoreError> {
-        self.writer.append_action(id, seq, action).await
+        self.writer.append_action(id, seq, action, at).await
     }
 
-    async fn append_rematch(
+    async fn append_rematch_at(
         &self,
         id: &GameId,
         seq: u64,
         action: &Action,
         next: &GameRow,
+        at: i64,
     ) -> Result<(), StoreError> {
-        self.writer.append_rematch(id, seq, action, next).await
+        self.writer.append_rematch(id, seq, action, next, at).await
     }
 
     async fn delete_expired_invitations(&self, created_before: i64) -> Result<u64, StoreError> {

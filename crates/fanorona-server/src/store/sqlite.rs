@@ -37,8 +37,8 @@ pub use self::file::Backup;
 pub(crate) use self::file::{backup, check, Checked, CHECK_LIMIT};
 use super::write::Writer;
 use super::{
-    corrupt, decode_action, parse_color, parse_level, seq_column, GameRow, Store, StoreError,
-    StoredGame,
+    corrupt, decode_action, parse_color, parse_level, parse_time_control, seq_column, GameRow,
+    Store, StoreError, StoredGame,
 };
 use crate::{
     game::{Action, ComputerSeat},
@@ -279,11 +279,14 @@ fn parse_id(text: Option<String>) -> Result<Option<GameId>, StoreError> {
 }
 
 const SELECT_GAME: &str = "SELECT id, created_at, start_position, creator, white_seat, \
-     black_seat, invite, rematch_of, next_game, computer_color, computer_level \
+     black_seat, invite, rematch_of, next_game, computer_color, computer_level, time_control \
      FROM games WHERE id = ?1";
 
-const SELECT_ACTIONS: &str = "SELECT player, kind, step, level, created_at, message FROM actions \
-     WHERE game_id = ?1 AND seq >= ?2 ORDER BY seq";
+/// An action stored before its time was kept in milliseconds has its
+/// second.
+const SELECT_ACTIONS: &str = "SELECT player, kind, step, level, \
+     COALESCE(at_ms, created_at * 1000), message FROM actions WHERE game_id = ?1 \
+     AND seq >= ?2 ORDER BY seq";
 
 fn read_row(row: &rusqlite::Row<'_>) -> Result<GameRow, StoreError> {
     let id: String = row.get(0)?;
@@ -300,6 +303,7 @@ fn read_row(row: &rusqlite::Row<'_>) -> Result<GameRow, StoreError> {
         rematch_of: parse_id(row.get(7)?)?,
         next_game: parse_id(row.get(8)?)?,
         computer: parse_computer(row.get(9)?, row.get(10)?)?,
+        time_control: parse_time_control(row.get(11)?)?,
     })
 }
 
@@ -380,23 +384,25 @@ impl Store for SqliteStore {
         self.writer.claim_seat(id, color, seat).await
     }
 
-    async fn append_action(
+    async fn append_action_at(
         &self,
         id: &GameId,
         seq: u64,
         action: &Action,
+        at: i64,
     ) -> Result<(), StoreError> {
-        self.writer.append_action(id, seq, action).await
+        self.writer.append_action(id, seq, action, at).await
     }
 
-    async fn append_rematch(
+    async fn append_rematch_at(
         &self,
         id: &GameId,
         seq: u64,
         action: &Action,
         next: &GameRow,
+        at: i64,
     ) -> Result<(), StoreError> {
-        self.writer.append_rematch(id, seq, action, next).await
+        self.writer.append_rematch(id, seq, action, next, at).await
     }
 
     async fn delete_expired_invitations(&self, created_before: i64) -> Result<u64, StoreError> {

@@ -42,11 +42,13 @@ pub(super) enum Write {
         color: Color,
         seat: SecretHash,
     },
-    /// An accepted action.
+    /// An accepted action, and when it was accepted (milliseconds since
+    /// the Unix epoch).
     Action {
         id: GameId,
         seq: u64,
         action: Action,
+        at: i64,
     },
     /// The action that completes a rematch, and the new game: all or
     /// none.
@@ -54,6 +56,7 @@ pub(super) enum Write {
         id: GameId,
         seq: u64,
         action: Action,
+        at: i64,
         next: Box<GameRow>,
     },
     /// Invitations nobody accepted before `created_before`.
@@ -123,17 +126,19 @@ impl Writer {
         self.write(write).await.map(drop)
     }
 
-    /// Stores action number `seq` of game `id`.
+    /// Stores action number `seq` of game `id`, accepted at `at`.
     pub(super) async fn append_action(
         &self,
         id: &GameId,
         seq: u64,
         action: &Action,
+        at: i64,
     ) -> Result<(), StoreError> {
         let write = Write::Action {
             id: id.clone(),
             seq,
             action: *action,
+            at,
         };
         self.write(write).await.map(drop)
     }
@@ -145,11 +150,13 @@ impl Writer {
         seq: u64,
         action: &Action,
         next: &GameRow,
+        at: i64,
     ) -> Result<(), StoreError> {
         let write = Write::Rematch {
             id: id.clone(),
             seq,
             action: *action,
+            at,
             next: Box::new(next.clone()),
         };
         self.write(write).await.map(drop)

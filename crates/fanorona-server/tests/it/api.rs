@@ -165,6 +165,7 @@ async fn an_invitation_nobody_joined_expires_with_a_friendly_page() {
         rematch_of: None,
         next_game: None,
         computer: None,
+        time_control: None,
     };
     store.create_game(&row).await.unwrap();
     let server = start_in(dir, |_| {}).await;

@@ -43,7 +43,7 @@ async fn every_documented_request_is_well_formed() {
     let (created, _) = server.create(json!({ "first": "me" })).await;
     let id = created["game_id"].as_str().unwrap();
     let blocks = doc_blocks("request");
-    assert_eq!(blocks.len(), 3);
+    assert_eq!(blocks.len(), 5);
     for block in blocks {
         let request: Value = serde_json::from_str(&block).unwrap();
         let path = if request.get("first").is_some() {

@@ -11,6 +11,7 @@ mod common;
 
 mod api;
 mod bad_input;
+mod clocks;
 mod compression;
 mod computer;
 mod connections;

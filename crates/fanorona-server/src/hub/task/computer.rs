@@ -276,7 +276,7 @@ impl GameTask {
             by: seat.color,
             intent,
         };
-        let plan = match self.game.plan(action) {
+        let plan = match self.game.plan(action, self.hub.config().wall.now_ms()) {
             Ok(plan) => plan,
             Err(error) => {
                 tracing::error!(game = %self.row.id, %error, ?intent, "the computer's step is refused");

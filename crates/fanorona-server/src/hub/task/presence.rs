@@ -8,7 +8,7 @@ use fanorona::Color;
 use tokio::time::Instant;
 
 use super::GameTask;
-use crate::store::Notice;
+use crate::{game::TimeControl, store::Notice};
 
 /// Where a player's sockets are. With other processes on the store, a
 /// player counts as connected while a socket of theirs is open on any
@@ -153,6 +153,7 @@ impl GameTask {
         let mover = self.presence.get(self.game.position.turn());
         self.game.result.is_none()
             && self.game.computer.is_none()
+            && !self.by_correspondence()
             && self.both_joined()
             && !mover.connected
             && mover.away_since.elapsed() >= self.hub.config().abandon_after
@@ -164,9 +165,19 @@ impl GameTask {
         let mover = self.presence.get(self.game.position.turn());
         let pending = self.game.result.is_none()
             && self.game.computer.is_none()
+            && !self.by_correspondence()
             && self.both_joined()
             && !mover.connected
             && !self.shown_abandoned;
         pending.then(|| mover.away_since + self.hub.config().abandon_after)
+    }
+
+    /// Whether the game is played by correspondence: its players are
+    /// expected to be away, and only the clock decides who took too long.
+    fn by_correspondence(&self) -> bool {
+        matches!(
+            self.game.clock.map(|c| c.control),
+            Some(TimeControl::Correspondence { .. })
+        )
     }
 }

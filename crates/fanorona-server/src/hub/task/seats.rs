@@ -8,7 +8,6 @@ use tokio::time::Instant;
 
 use super::{GameTask, Invitation, Joined};
 use crate::{
-    clock,
     error::AppError,
     game::{ComputerSeat, Role},
     ids::{GameId, Secret},
@@ -46,6 +45,9 @@ impl GameTask {
             }
             // The player is here now: this process plays the computer.
             self.maybe_think();
+            self.publish_or_stop();
+        } else if self.game.deadline().is_some() {
+            // A running clock is shown to it as it is now.
             self.publish_or_stop();
         }
         Ok(role)
@@ -110,7 +112,7 @@ impl GameTask {
     pub(super) fn rematch_row(&self) -> Result<GameRow, AppError> {
         Ok(GameRow {
             id: GameId::random()?,
-            created_at: clock::unix_seconds(),
+            created_at: self.hub.config().wall.now_seconds(),
             // The same start as this game: a custom one too.
             start_position: self.row.start_position.clone(),
             creator: !self.row.creator,
@@ -125,6 +127,7 @@ impl GameTask {
                 color: !seat.color,
                 level: seat.level,
             }),
+            time_control: self.row.time_control,
         })
     }
 
@@ -133,7 +136,7 @@ impl GameTask {
             && self
                 .hub
                 .site()
-                .invitation_expired(self.row.created_at, clock::unix_seconds())
+                .invitation_expired(self.row.created_at, self.hub.config().wall.now_seconds())
     }
 
     /// The seat free for a joiner, if any: never the computer's.
@@ -151,7 +154,7 @@ impl GameTask {
             return Invitation::Wrong;
         }
         match self.free_seat() {
-            Some(color) => Invitation::Open(color),
+            Some(color) => Invitation::Open(color, self.row.time_control),
             None => Invitation::Used,
         }
     }

@@ -20,7 +20,7 @@ pub(super) fn replay(stored: &StoredGame) -> Result<(Game, Option<i64>), AppErro
         .map_err(|e| corrupt(format!("game {}: {e}", stored.row.id)))?;
     let start =
         Position::from_setup(setup).map_err(|e| corrupt(format!("game {}: {e}", stored.row.id)))?;
-    let game = Game::with_computer(start, stored.row.computer);
+    let game = Game::with_computer(start, stored.row.computer).with_clock(stored.row.time_control);
     let ended_at = end_time(&game, None, stored.row.created_at);
     play_on(game, ended_at, stored)
 }
@@ -42,10 +42,14 @@ pub(super) fn play_on(
     }
     for (i, action) in stored.actions.iter().enumerate() {
         let n = stored.first + i as u64;
-        game.apply(*action)
+        let at = stored
+            .action_times
+            .get(i)
+            .copied()
+            .unwrap_or(stored.row.created_at.saturating_mul(1000));
+        game.apply_at(*action, at)
             .map_err(|e| corrupt(format!("game {id} action {n}: {e}")))?;
-        let at = stored.action_times.get(i).copied();
-        ended_at = end_time(&game, ended_at, at.unwrap_or(stored.row.created_at));
+        ended_at = end_time(&game, ended_at, at.div_euclid(1000));
     }
     game.next_game = stored.row.next_game.clone();
     Ok((game, ended_at))
@@ -71,7 +75,7 @@ impl GameTask {
         let action = plan.action();
         if !plan.completes_rematch() {
             store
-                .append_action(&self.row.id, self.game.seq, &action)
+                .append_action_at(&self.row.id, self.game.seq, &action, plan.at())
                 .await?;
             return Ok(None);
         }
@@ -79,7 +83,7 @@ impl GameTask {
             .rematch_row()
             .map_err(|e| StoreError::Other(e.into()))?;
         store
-            .append_rematch(&self.row.id, self.game.seq, &action, &row)
+            .append_rematch_at(&self.row.id, self.game.seq, &action, &row, plan.at())
             .await?;
         tracing::info!(game = %self.row.id, next = %row.id, "rematch started");
         Ok(Some(row.id))
@@ -210,8 +214,9 @@ mod tests {
             rematch_of: None,
             next_game: None,
             computer: None,
+            time_control: None,
         };
-        let times = (0..actions.len()).map(|i| created_at + 1 + i as i64);
+        let times = (0..actions.len()).map(|i| (created_at + 1 + i as i64) * 1000);
         StoredGame {
             row,
             first: first as u64,

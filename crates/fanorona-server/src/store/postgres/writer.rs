@@ -74,15 +74,21 @@ async fn apply(conn: &mut PgConnection, channel: &str, write: &Write) -> Outcome
         Write::Seat { id, color, seat } => claim_seat(conn, channel, id, *color, seat)
             .await
             .map(|()| 1),
-        Write::Action { id, seq, action } => insert_action(conn, channel, id, *seq, action)
+        Write::Action {
+            id,
+            seq,
+            action,
+            at,
+        } => insert_action(conn, channel, id, *seq, action, *at)
             .await
             .map(|()| 1),
         Write::Rematch {
             id,
             seq,
             action,
+            at,
             next,
-        } => rematch(conn, channel, id, *seq, action, next).await,
+        } => rematch(conn, channel, id, *seq, action, *at, next).await,
         Write::DeleteExpired { created_before } => {
             let done = sqlx::query(DELETE_EXPIRED)
                 .bind(created_before)
@@ -102,10 +108,11 @@ async fn rematch(
     id: &GameId,
     seq: u64,
     action: &Action,
+    at: i64,
     next: &GameRow,
 ) -> Outcome {
     let mut savepoint = conn.begin().await?;
-    insert_action(&mut savepoint, channel, id, seq, action).await?;
+    insert_action(&mut savepoint, channel, id, seq, action, at).await?;
     insert_game(&mut savepoint, next).await?;
     let done = sqlx::query("UPDATE games SET next_game = $1 WHERE id = $2 AND next_game IS NULL")
         .bind(next.id.as_str())

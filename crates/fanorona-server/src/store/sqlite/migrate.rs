@@ -40,6 +40,11 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../../migrations/sqlite/0002_computer.sql"),
     },
     Migration {
+        version: 3,
+        description: "clocks",
+        sql: include_str!("../../../migrations/sqlite/0003_clocks.sql"),
+    },
+    Migration {
         version: 4,
         description: "messages",
         sql: include_str!("../../../migrations/sqlite/0004_messages.sql"),

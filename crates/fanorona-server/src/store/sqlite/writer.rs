@@ -76,13 +76,19 @@ fn apply(tx: &mut Transaction<'_>, write: &Write) -> Outcome {
     match write {
         Write::Game(row) => insert_game(tx, row).map(|()| 1),
         Write::Seat { id, color, seat } => claim_seat(tx, id, *color, seat),
-        Write::Action { id, seq, action } => insert_action(tx, id, *seq, action).map(|()| 1),
+        Write::Action {
+            id,
+            seq,
+            action,
+            at,
+        } => insert_action(tx, id, *seq, action, *at).map(|()| 1),
         Write::Rematch {
             id,
             seq,
             action,
+            at,
             next,
-        } => rematch(tx, id, *seq, action, next),
+        } => rematch(tx, id, *seq, action, *at, next),
         Write::DeleteExpired { created_before } => {
             let done = tx
                 .prepare_cached(DELETE_EXPIRED)?
@@ -93,15 +99,16 @@ fn apply(tx: &mut Transaction<'_>, write: &Write) -> Outcome {
 }
 
 const INSERT_GAME: &str = "INSERT INTO games (id, created_at, start_position, creator, \
-     white_seat, black_seat, invite, rematch_of, next_game, computer_color, computer_level) \
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+     white_seat, black_seat, invite, rematch_of, next_game, computer_color, computer_level, \
+     time_control) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
 
 /// Stores action `?2` only when the game holds actions 0 to `?2 - 1`, as
 /// the PostgreSQL store does: the primary key refuses a number already
 /// used, and this condition a number past the end.
 const INSERT_ACTION: &str = "INSERT INTO actions \
-     (game_id, seq, player, kind, step, level, created_at, message) \
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 \
+     (game_id, seq, player, kind, step, level, created_at, at_ms, message) \
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9 \
      WHERE ?2 = 0 OR EXISTS (SELECT 1 FROM actions WHERE game_id = ?1 AND seq = ?2 - 1)";
 
 fn hash_text(hash: &Option<SecretHash>) -> Option<String> {
@@ -121,6 +128,7 @@ fn insert_game(conn: &Connection, row: &GameRow) -> Result<(), StoreError> {
         row.next_game.as_ref().map(GameId::as_str),
         row.computer.map(|c| color_text(c.color)),
         row.computer.map(|c| i64::from(c.level.number())),
+        row.time_control.map(|c| c.to_string()),
     ])?;
     Ok(())
 }
@@ -130,6 +138,7 @@ fn insert_action(
     id: &GameId,
     seq: u64,
     action: &Action,
+    at: i64,
 ) -> Result<(), StoreError> {
     let columns = encode_action(action);
     let seq = seq_column(seq)?;
@@ -140,7 +149,8 @@ fn insert_action(
         columns.kind,
         columns.step,
         columns.level,
-        crate::clock::unix_seconds(),
+        at.div_euclid(1000),
+        at,
         columns.message,
     ])?;
     match done {
@@ -176,10 +186,11 @@ fn rematch(
     id: &GameId,
     seq: u64,
     action: &Action,
+    at: i64,
     next: &GameRow,
 ) -> Result<u64, StoreError> {
     let savepoint = tx.savepoint()?;
-    insert_action(&savepoint, id, seq, action)?;
+    insert_action(&savepoint, id, seq, action, at)?;
     insert_game(&savepoint, next)?;
     let done = savepoint
         .prepare_cached("UPDATE games SET next_game = ?1 WHERE id = ?2 AND next_game IS NULL")?

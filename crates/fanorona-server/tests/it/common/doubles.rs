@@ -110,25 +110,29 @@ impl Store for ControlledStore {
         self.inner.claim_seat(id, color, seat).await
     }
 
-    async fn append_action(
+    async fn append_action_at(
         &self,
         id: &GameId,
         seq: u64,
         action: &Action,
+        at: i64,
     ) -> Result<(), StoreError> {
         self.write()?;
-        self.inner.append_action(id, seq, action).await
+        self.inner.append_action_at(id, seq, action, at).await
     }
 
-    async fn append_rematch(
+    async fn append_rematch_at(
         &self,
         id: &GameId,
         seq: u64,
         action: &Action,
         next: &GameRow,
+        at: i64,
     ) -> Result<(), StoreError> {
         self.write()?;
-        self.inner.append_rematch(id, seq, action, next).await
+        self.inner
+            .append_rematch_at(id, seq, action, next, at)
+            .await
     }
 
     async fn delete_expired_invitations(&self, created_before: i64) -> Result<u64, StoreError> {

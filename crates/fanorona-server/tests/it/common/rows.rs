@@ -21,6 +21,7 @@ pub fn row(id: &GameId, white: Option<SecretHash>, black: Option<SecretHash>) ->
         rematch_of: None,
         next_game: None,
         computer: None,
+        time_control: None,
     }
 }
 
