@@ -48,6 +48,8 @@ fn state_text(game: &Game) -> String {
         abandoned: false,
         thinking: false,
         now: 0,
+        watching: 0,
+        score: None,
     };
     match encode_state(game, live) {
         Ok(text) => text,

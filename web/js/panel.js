@@ -41,7 +41,7 @@ export function panelElements(doc) {
     game: $('game'), notFound: $('not-found'), heading: $('game-heading'),
     computerActions: $('computer-actions'), takeback: $('takeback'), askHint: $('ask-hint'),
     levelChoice: $('level-choice'), level: $('level'),
-    record: $('record'), newGame: $('new-game'),
+    record: $('record'), newGame: $('new-game'), series: $('series'),
     // A mouse or a keyboard clicks where a finger taps.
     touch: doc.defaultView.matchMedia('(pointer: coarse)').matches,
   };
@@ -157,6 +157,22 @@ function renderComputer(p, color, state, t) {
   p.presence.className = thinking ? 'presence thinking' : 'presence none';
   renderCounts(p, color, state, t);
   p.root.classList.toggle('to-move', Boolean(!g.result && g.turn === color));
+}
+
+/**
+ * The score across rematches (a draw is ½ each) and how many watch.
+ * @param {import('./state-core.js').ViewState} state
+ * @param {(key: string, params?: object) => string} t
+ */
+export function seriesLine(state, t) {
+  const g = state.game || {};
+  const m = g.match;
+  // Against the computer, in colours as to others.
+  const mine = isPlayer(state) && !g.computer;
+  const me = mine ? state.role : 'white';
+  const points = (c) => (m.draws % 2 ? `${m[c] + (m.draws >> 1) || ''}½` : m[c] + m.draws / 2);
+  return [m && t(mine ? 'game.match.friend' : 'game.match', { mine: points(me), theirs: points(other(me)) }),
+    g.watching && t('game.watchers', { count: g.watching })].filter(Boolean).join(' · ');
 }
 
 function turnLine(state, t) {
@@ -301,6 +317,9 @@ export function renderPanel(els, state, t) {
   const bottom = bottomColor(state);
   renderPlayer(els.bottom, bottom, state, t);
   renderPlayer(els.top, other(bottom), state, t);
+  const series = seriesLine(state, t);
+  setText(els.series, series);
+  show(els.series, series !== '');
   const turn = turnLine(state, t);
   setText(els.turn, turn);
   show(els.turn, turn !== '');

@@ -314,6 +314,8 @@ function readPair(raw) {
  * @property {{real: boolean, minutes: number|null, increment: number|null, days: number|null,
  *   white: number, black: number, running: 'white'|'black'|null}|null} clock
  *   the clocks as they stood when the state was sent (milliseconds left); null without clocks
+ * @property {number} watching
+ * @property {{white: number, black: number, draws: number}|null} match
  */
 
 /**
@@ -349,7 +351,13 @@ export function readState(raw) {
     computer: readComputer(raw.computer),
     messages: readMessages(raw.messages),
     clock: readClock(raw.clock),
+    watching: raw.watching | 0,
+    match: readScore(raw.match),
   };
+}
+
+function readScore(m) {
+  return m && typeof m === 'object' ? { white: m.white | 0, black: m.black | 0, draws: m.draws | 0 } : null;
 }
 
 /**

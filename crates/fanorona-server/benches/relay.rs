@@ -80,6 +80,8 @@ fn relay(c: &mut Criterion) {
         abandoned: false,
         thinking: false,
         now: 0,
+        watching: 0,
+        score: None,
     };
     let mut group = c.benchmark_group("relay");
     for plies in [0, 20, 60] {

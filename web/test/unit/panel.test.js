@@ -75,3 +75,26 @@ test('the tab says what needs a seated player, and nothing on the opponent\'s tu
   assert.deepEqual(tabTitle(as('white', { result: { winner: 'white', reason: 'resignation' } }), false, t), plain);
   assert.deepEqual(tabTitle(as('white'), false, translatorFor('fr')), { title: 'À vous de jouer · Partie de fanorona', dot: true });
 });
+
+test('the line under the players gives the match score and how many watch', async () => {
+  const { seriesLine } = await import('../../js/panel.js');
+  const t = translatorFor('en');
+  const fr = translatorFor('fr');
+  const match = { white: 2, black: 1, draws: 0 };
+  assert.equal(seriesLine(as('white'), t), '', 'a first game, nobody watching');
+  assert.equal(seriesLine(as('black', { match }), t), 'You 1 – 2 your friend');
+  assert.equal(seriesLine(as('white', { match }), t), 'You 2 – 1 your friend');
+  assert.equal(seriesLine(as('spectator', { match, watching: 1 }), t), 'White 2 – 1 Black · 1 watching');
+  // A draw is half a point to each.
+  const drawn = { white: 0, black: 1, draws: 1 };
+  assert.equal(seriesLine(as('white', { match: drawn }), t), 'You ½ – 1½ your friend');
+  assert.equal(seriesLine(as('white', { match: { white: 10, black: 3, draws: 2 } }), t), 'You 11 – 4 your friend');
+  // Against the computer, in colours.
+  const computer = { color: 'black', level: 1, name: 'Beginner', thinking: false };
+  assert.equal(seriesLine(as('white', { match, computer }), t), 'White 2 – 1 Black');
+  assert.equal(seriesLine(as('white', { watching: 3 }), t), '3 watching');
+  assert.equal(seriesLine(as('white', { watching: 1 }), fr), '1 spectateur');
+  assert.equal(seriesLine(as('white', { watching: 3 }), fr), '3 spectateurs');
+  // What the server cannot have sent is read as nothing.
+  assert.equal(seriesLine(as('white', { watching: 'x', match: 'x' }), t), '');
+});

@@ -139,6 +139,8 @@ test('the state example of the API is read into the client shape', () => {
     computer: null,
     messages: [{ by: 'black', text: 'good_luck', seq: 0 }],
     clock: null,
+    watching: 3,
+    match: { white: 2, black: 1, draws: 0 },
   });
 });
 

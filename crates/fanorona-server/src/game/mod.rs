@@ -9,6 +9,7 @@ mod message;
 mod plan;
 mod result;
 mod role;
+mod score;
 #[cfg(test)]
 mod tests;
 
@@ -22,6 +23,7 @@ pub use self::{
     message::{Message, MessageText},
     result::GameResult,
     role::ComputerSeat,
+    score::Score,
 };
 use self::{message::KEPT_MESSAGES, plan::Effect, result::board_result};
 pub(crate) use self::{

@@ -326,6 +326,7 @@ impl Hub {
             next_game: None,
             computer,
             time_control: clock,
+            score: None,
         };
         let stored = self.inner.store.create_game(&row).await;
         stored.map_err(AppError::not_saved)?;

@@ -5,6 +5,7 @@ mod hint;
 mod presence;
 mod seats;
 mod sync;
+mod watching;
 
 use std::{collections::HashMap, net::IpAddr, sync::Arc, time::Duration};
 
@@ -20,6 +21,7 @@ use self::{
     hint::Hints,
     presence::Presence,
     sync::{end_time, replay},
+    watching::Watching,
 };
 use super::{
     Command, Credentials, GameHandle, Hub, Invitation, JoinRequest, Joined, RecordFacts, Reply,
@@ -49,6 +51,8 @@ struct GameTask {
     /// over.
     ended_at: Option<i64>,
     presence: ByColor<Presence>,
+    /// The spectators' sockets, here and on other processes.
+    watching: Watching,
     /// The `version` of the last state published: it grows with every
     /// state, and starts at the time the task started, in microseconds, so
     /// that a game loaded again (or by another process) never goes back
@@ -94,6 +98,7 @@ pub(super) fn spawn(hub: Hub, stored: StoredGame) -> Result<GameHandle, AppError
         game,
         ended_at,
         presence: ByColor::new_with(|_| Presence::new(now)),
+        watching: Watching::new(now),
         version,
         shown_abandoned: false,
         sockets: HashMap::new(),
@@ -135,6 +140,7 @@ impl GameTask {
             let presence_at = self.presence_deadline();
             let flag_at = self.flag_deadline();
             let wall = self.hub.config().wall.clone();
+            let watching_at = self.watching_deadline();
             let mut active = true;
             tokio::select! {
                 command = rx.recv() => match command {
@@ -156,6 +162,10 @@ impl GameTask {
                     active = false;
                     self.on_presence_timer();
                 }
+                () = sleep_until(watching_at.unwrap_or_else(far_future)), if watching_at.is_some() => {
+                    active = false;
+                    self.on_watching_timer();
+                }
                 () = sleep_until(self.active + idle) => {
                     if self.hub.unload(&self.row.id, &self.state, &rx) {
                         tracing::debug!(game = %self.row.id, "game unloaded");
@@ -166,6 +176,7 @@ impl GameTask {
                 event = self.hints.next() => self.hints.on_event(event),
                 () = shutdown.cancelled() => {
                     self.announce_held(Notice::Gone);
+                    self.announce_no_watching();
                     break;
                 }
             }
@@ -507,6 +518,8 @@ impl GameTask {
             joined: self.row.seats.get(c).is_some() || self.is_computer(c),
             connected: self.presence.get(c).connected || self.is_computer(c),
         });
+        let watching = self.watching.total();
+        self.watching.shown(watching);
         let live = LiveFacts {
             id: &self.row.id,
             version: self.version,
@@ -514,6 +527,8 @@ impl GameTask {
             abandoned,
             thinking: self.computer.busy(),
             now: self.hub.config().wall.now_ms(),
+            watching,
+            score: self.score(),
         };
         let json = match self.encoder.encode(&self.game, live) {
             Ok(text) => Utf8Bytes::from(text),

@@ -10,7 +10,7 @@ use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 
 use crate::{
-    game::{Game, TimeControl, TurnSoFar},
+    game::{Game, Score, TimeControl, TurnSoFar},
     ids::GameId,
 };
 
@@ -39,6 +39,10 @@ pub struct LiveFacts<'a> {
     /// The time now, in milliseconds since the Unix epoch: what a running
     /// clock shows is counted to it.
     pub now: i64,
+    /// The spectators' sockets open on the game, on every process.
+    pub watching: u32,
+    /// The match's score, in a rematch.
+    pub score: Option<Score>,
 }
 
 /// The names of the 45 squares, by index.
@@ -145,6 +149,9 @@ struct AfterCaptures<'a> {
     next_game: Option<&'a GameId>,
     result: Option<ResultView>,
     computer: Option<ComputerView>,
+    watching: u32,
+    #[serde(rename = "match")]
+    score: Option<ScoreView>,
     messages: Vec<MessageView>,
 }
 
@@ -155,6 +162,14 @@ struct MessageView {
     by: Color,
     text: &'static str,
     seq: u64,
+}
+
+/// A match's score, as the `match` field writes it.
+#[derive(Serialize)]
+struct ScoreView {
+    white: u32,
+    black: u32,
+    draws: u32,
 }
 
 /// The time control of a clock, by its kind.
@@ -407,6 +422,12 @@ fn tail<'a>(game: &'a Game, live: LiveFacts<'a>) -> AfterCaptures<'a> {
             name: seat.level.name(),
             thinking: live.thinking,
         }),
+        watching: live.watching,
+        score: live.score.map(|s| ScoreView {
+            white: s.white,
+            black: s.black,
+            draws: s.draws,
+        }),
         messages: game
             .messages
             .iter()
@@ -502,6 +523,8 @@ mod tests {
             abandoned: false,
             thinking: false,
             now: 0,
+            watching: 0,
+            score: None,
         };
         let mut game = Game::new(Position::start());
         let mut encoder = StateEncoder::default();

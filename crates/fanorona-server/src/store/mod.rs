@@ -22,7 +22,7 @@ pub use self::{
     sqlite::{Backup, SqliteStore},
 };
 use crate::{
-    game::{Action, ComputerSeat, Intent, IntentKind, Level, MessageText, TimeControl},
+    game::{Action, ComputerSeat, Intent, IntentKind, Level, MessageText, Score, TimeControl},
     ids::{GameId, SecretHash},
 };
 
@@ -50,6 +50,9 @@ pub struct GameRow {
     pub computer: Option<ComputerSeat>,
     /// The time control, in a game with clocks.
     pub time_control: Option<TimeControl>,
+    /// In a rematch, the score of the games before it, in this game's
+    /// colours; `None` in a first game.
+    pub score: Option<Score>,
 }
 
 /// A game as loaded: its row and its accepted actions, in order, from
@@ -199,7 +202,7 @@ pub trait Store: Send + Sync + 'static {
     }
 
     /// Tells the other processes sharing the database what this one knows
-    /// of the players' sockets in game `id`. Sent in order, without
+    /// of the players' and spectators' sockets in game `id`. Sent in order, without
     /// waiting, and may be lost (the next heartbeat repeats it); nothing
     /// when no other process can share the database (SQLite).
     fn announce(&self, _id: &GameId, _notice: Notice) {}
@@ -217,6 +220,9 @@ pub enum Notice {
     /// socket should say [`Notice::Here`] at once rather than at its next
     /// heartbeat.
     Ask,
+    /// It holds this many spectators' sockets (said when the number
+    /// changes, 0 included, and again at every heartbeat while it is not 0).
+    Watching(u32),
 }
 
 /// A change to the stored games, heard from the database.
@@ -249,7 +255,8 @@ impl Change {
     /// The notification's text: the game id, then a space and the action
     /// number when there is one; for presence, a word no game id can be
     /// (ids have ten characters), the process in hexadecimal, the game id
-    /// and the colour if any, like `here 1f2e3d4c5b6a7980 FirstRe1ea white`.
+    /// and the colour or the number of spectators if any, like
+    /// `here 1f2e3d4c5b6a7980 FirstRe1ea white` or `watch 2a FirstRe1ea 3`.
     fn payload(&self) -> String {
         match self {
             Change::Game { id, seq: Some(seq) } => format!("{id} {seq}"),
@@ -262,6 +269,7 @@ impl Change {
                 Notice::Here(color) => format!("here {process:x} {id} {}", color_text(*color)),
                 Notice::Gone(color) => format!("gone {process:x} {id} {}", color_text(*color)),
                 Notice::Ask => format!("ask {process:x} {id}"),
+                Notice::Watching(n) => format!("watch {process:x} {id} {n}"),
             },
             Change::Missed => String::new(),
         }
@@ -270,11 +278,12 @@ impl Change {
     /// Reads [`Change::payload`]'s text back.
     fn parse(text: &str) -> Option<Change> {
         let mut words = text.split(' ');
-        if let Some(kind @ ("here" | "gone" | "ask")) = words.next() {
+        if let Some(kind @ ("here" | "gone" | "ask" | "watch")) = words.next() {
             let process = u64::from_str_radix(words.next()?, 16).ok()?;
             let id = words.next()?.parse().ok()?;
             let notice = match kind {
                 "ask" => Notice::Ask,
+                "watch" => Notice::Watching(words.next()?.parse().ok()?),
                 _ => {
                     let color = parse_color(words.next()?).ok()?;
                     if kind == "here" {
@@ -369,6 +378,29 @@ fn parse_color(text: &str) -> Result<Color, StoreError> {
 
 fn corrupt(message: String) -> StoreError {
     StoreError::Other(message.into())
+}
+
+/// The stored columns of a match's score: White's wins, Black's, the
+/// draws; all `None` in a first game.
+fn score_columns(score: Option<Score>) -> [Option<i64>; 3] {
+    match score {
+        Some(s) => [s.white, s.black, s.draws].map(|n| Some(i64::from(n))),
+        None => [None; 3],
+    }
+}
+
+/// Reads a match's score back from its stored columns.
+fn parse_score(columns: [Option<i64>; 3]) -> Result<Option<Score>, StoreError> {
+    let count = |n: i64| u32::try_from(n).map_err(|_| corrupt(format!("bad score {n}")));
+    match columns {
+        [None, None, None] => Ok(None),
+        [Some(white), Some(black), Some(draws)] => Ok(Some(Score {
+            white: count(white)?,
+            black: count(black)?,
+            draws: count(draws)?,
+        })),
+        _ => Err(corrupt("part of a score".into())),
+    }
 }
 
 /// Action number `seq` as both databases store it, a signed 64-bit
@@ -527,6 +559,20 @@ mod tests {
     }
 
     #[test]
+    fn scores_round_trip_through_their_columns() {
+        let score = Score {
+            white: 2,
+            black: 0,
+            draws: 7,
+        };
+        for score in [None, Some(score), Some(Score::default())] {
+            assert_eq!(parse_score(score_columns(score)).ok(), Some(score));
+        }
+        assert!(parse_score([Some(1), None, Some(0)]).is_err());
+        assert!(parse_score([Some(-1), Some(0), Some(0)]).is_err());
+    }
+
+    #[test]
     fn changes_round_trip_through_their_payload() {
         let id: GameId = "FirstRe1ea".parse().expect("an id");
         for seq in [Some(0), Some(417), None] {
@@ -540,6 +586,8 @@ mod tests {
             Notice::Here(Color::White),
             Notice::Gone(Color::Black),
             Notice::Ask,
+            Notice::Watching(0),
+            Notice::Watching(u32::MAX),
         ] {
             let change = Change::Presence {
                 id: id.clone(),
@@ -559,6 +607,10 @@ mod tests {
             "gone xyz FirstRe1ea white",
             "ask 12 FirstRe1ea white",
             "here 12 FirstRe1ea white 3",
+            "watch 12 FirstRe1ea",
+            "watch 12 FirstRe1ea -1",
+            "watch 12 FirstRe1ea 2 3",
+            "watch 12 FirstRe1ea white",
         ] {
             assert_eq!(Change::parse(bad), None, "{bad:?}");
         }

@@ -25,9 +25,9 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 
 use self::connections::Connections;
 use super::{
-    color_text, corrupt, decode_action, encode_action, parse_color, parse_level,
-    parse_time_control, seq_column, write::Writer, Change, GameRow, Notice, Store, StoreError,
-    StoredGame,
+    color_text, corrupt, decode_action, encode_action, parse_color, parse_level, parse_score,
+    parse_time_control, score_columns, seq_column, write::Writer, Change, GameRow, Notice, Store,
+    StoreError, StoredGame,
 };
 use crate::{
     game::{Action, ComputerSeat},
@@ -257,8 +257,8 @@ async fn send_notices(
 /// ([`writer`]).
 const INSERT_GAME: &str = "INSERT INTO games (id, created_at, start_position, creator, \
      white_seat, black_seat, invite, rematch_of, next_game, computer_color, computer_level, \
-     time_control) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
+     time_control, match_white, match_black, match_draws) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) \
      ON CONFLICT DO NOTHING RETURNING id";
 
 /// Stores action `$2` only when the game holds actions 0 to `$2 - 1`: the
@@ -275,14 +275,15 @@ const INSERT_ACTION: &str = "WITH stored AS (INSERT INTO actions \
      SELECT pg_notify($9, $10) FROM stored";
 
 /// A game and its actions in one statement, so in one snapshot and one
-/// round trip: the game's columns (0 to 11) on every row, an action's
-/// (12 to 17) on each, or NULL on the one row of a game without any. An
-/// action stored before its time was kept in milliseconds has its
-/// second.
+/// round trip: the game's columns (0 to 11, and its score 17 to 19) on
+/// every row, an action's (12 to 16, and its message 20) on each, or NULL
+/// on the one row of a game without any. An action stored before its
+/// time was kept in milliseconds has its second.
 const SELECT_GAME: &str = "SELECT g.id, g.created_at, g.start_position, g.creator, \
      g.white_seat, g.black_seat, g.invite, g.rematch_of, g.next_game, g.computer_color, \
      g.computer_level, g.time_control, a.player, a.kind, a.step, a.level, \
-     COALESCE(a.at_ms, a.created_at * 1000), a.message \
+     COALESCE(a.at_ms, a.created_at * 1000), g.match_white, g.match_black, g.match_draws, \
+     a.message \
      FROM games g LEFT JOIN actions a ON a.game_id = g.id AND a.seq >= $2 \
      WHERE g.id = $1 ORDER BY a.seq";
 
@@ -293,6 +294,7 @@ pub(super) const DELETE_EXPIRED: &str = "DELETE FROM games WHERE created_at < $1
 
 /// Stores a new game, or [`StoreError::Conflict`] when its id is taken.
 async fn insert_game(conn: &mut PgConnection, row: &GameRow) -> Result<(), StoreError> {
+    let [match_white, match_black, match_draws] = score_columns(row.score);
     let done = sqlx::query(INSERT_GAME)
         .bind(row.id.as_str())
         .bind(row.created_at)
@@ -306,6 +308,9 @@ async fn insert_game(conn: &mut PgConnection, row: &GameRow) -> Result<(), Store
         .bind(row.computer.map(|c| color_text(c.color)))
         .bind(row.computer.map(|c| i64::from(c.level.number())))
         .bind(row.time_control.map(|c| c.to_string()))
+        .bind(match_white)
+        .bind(match_black)
+        .bind(match_draws)
         .fetch_optional(conn)
         .await
         .map_err(failed)?;
@@ -411,6 +416,7 @@ fn read_row(row: &PgRow) -> Result<GameRow, StoreError> {
         next_game: parse_id(row.try_get(8)?)?,
         computer,
         time_control: parse_time_control(row.try_get(11)?)?,
+        score: parse_score([row.try_get(17)?, row.try_get(18)?, row.try_get(19)?])?,
     })
 }
 
@@ -441,7 +447,7 @@ impl Store for PgStore {
             let kind: &str = action.try_get(13)?;
             let step: Option<&str> = action.try_get(14)?;
             let level: Option<i64> = action.try_get(15)?;
-            let message: Option<&str> = action.try_get(17)?;
+            let message: Option<&str> = action.try_get(20)?;
             actions.push(decode_action(player, kind, step, level, message)?);
             action_times.push(action.try_get(16)?);
         }

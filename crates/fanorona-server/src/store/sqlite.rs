@@ -37,8 +37,8 @@ pub use self::file::Backup;
 pub(crate) use self::file::{backup, check, Checked, CHECK_LIMIT};
 use super::write::Writer;
 use super::{
-    corrupt, decode_action, parse_color, parse_level, parse_time_control, seq_column, GameRow,
-    Store, StoreError, StoredGame,
+    corrupt, decode_action, parse_color, parse_level, parse_score, parse_time_control, seq_column,
+    GameRow, Store, StoreError, StoredGame,
 };
 use crate::{
     game::{Action, ComputerSeat},
@@ -279,8 +279,8 @@ fn parse_id(text: Option<String>) -> Result<Option<GameId>, StoreError> {
 }
 
 const SELECT_GAME: &str = "SELECT id, created_at, start_position, creator, white_seat, \
-     black_seat, invite, rematch_of, next_game, computer_color, computer_level, time_control \
-     FROM games WHERE id = ?1";
+     black_seat, invite, rematch_of, next_game, computer_color, computer_level, time_control, \
+     match_white, match_black, match_draws FROM games WHERE id = ?1";
 
 /// An action stored before its time was kept in milliseconds has its
 /// second.
@@ -304,6 +304,7 @@ fn read_row(row: &rusqlite::Row<'_>) -> Result<GameRow, StoreError> {
         next_game: parse_id(row.get(8)?)?,
         computer: parse_computer(row.get(9)?, row.get(10)?)?,
         time_control: parse_time_control(row.get(11)?)?,
+        score: parse_score([row.get(12)?, row.get(13)?, row.get(14)?])?,
     })
 }
 

@@ -166,6 +166,7 @@ async fn an_invitation_nobody_joined_expires_with_a_friendly_page() {
         next_game: None,
         computer: None,
         time_control: None,
+        score: None,
     };
     store.create_game(&row).await.unwrap();
     let server = start_in(dir, |_| {}).await;

@@ -77,7 +77,9 @@ async fn the_documented_state_is_what_the_server_sends() {
     socket.send(&step.to_string()).await;
     let (_, mut state) = socket.state_where(|s| s["seq"] == 2).await;
     let mut expected = documented.clone();
-    for field in ["game_id", "version"] {
+    // The example shows a rematch watched by three: the fields are
+    // there, their values are tested in `watching` and `match_score`.
+    for field in ["game_id", "version", "watching", "match"] {
         expected[field] = state[field].clone();
     }
     state["players"]["white"]["connected"] = json!(true);

@@ -203,7 +203,7 @@ async fn refused_socket_messages_go_to_their_sender_and_change_nothing() {
     let mut b = Ws::connect(&server, &id, Some(&black)).await;
     let mut spectator = Ws::connect(&server, &id, None).await;
     let (before, _) = w
-        .state_where(|s| s["players"]["black"]["connected"] == true)
+        .state_where(|s| s["players"]["black"]["connected"] == true && s["watching"] == 1)
         .await;
     for case in CASES.iter().filter(|c| c.who != "wrong") {
         let socket = match case.who {

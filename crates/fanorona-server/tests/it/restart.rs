@@ -18,6 +18,7 @@ fn durable(state: &Value) -> Value {
     object.remove("version");
     object.remove("players");
     object.remove("abandoned");
+    object.remove("watching");
     state
 }
 

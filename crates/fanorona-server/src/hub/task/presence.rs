@@ -55,33 +55,38 @@ impl GameTask {
     }
 
     /// When presence must be looked at again: this process's next
-    /// heartbeat while it holds a player's socket, or the end of the
-    /// lifetime of the oldest thing another process said.
+    /// heartbeat while it holds a player's or a spectator's socket, or the
+    /// end of the lifetime of the oldest thing another process said.
     pub(super) fn presence_deadline(&self) -> Option<Instant> {
         if !self.hub.inner.shared {
             return None;
         }
         let lifetime = self.presence_lifetime();
-        let beat = Color::ALL
-            .into_iter()
-            .any(|c| self.presence.get(c).connections > 0)
-            .then_some(self.next_beat);
+        let beat = (self.watching.any_here()
+            || Color::ALL
+                .into_iter()
+                .any(|c| self.presence.get(c).connections > 0))
+        .then_some(self.next_beat);
         let expiry = Color::ALL
             .into_iter()
-            .flat_map(|c| self.presence.get(c).elsewhere.values())
+            .flat_map(|c| self.presence.get(c).elsewhere.values().copied())
+            .chain(self.watching.oldest())
             .min()
-            .map(|&heard| heard + lifetime);
+            .map(|heard| heard + lifetime);
         beat.into_iter().chain(expiry).min()
     }
 
-    /// Says again which players this process holds a socket of when it is
-    /// time, and forgets what other processes said too long ago.
+    /// Says again which players this process holds a socket of, and how
+    /// many spectators', when it is time, and forgets what other processes
+    /// said too long ago.
     pub(super) fn on_presence_timer(&mut self) {
         let now = Instant::now();
         if now >= self.next_beat {
             self.next_beat = now + self.hub.config().presence_heartbeat;
             self.announce_held(Notice::Here);
+            self.announce_watching();
         }
+        self.forget_silent_watchers(now, self.presence_lifetime());
         if self.refresh_presence() {
             // A process that played the computer for its player may have
             // fallen silent.
@@ -115,6 +120,11 @@ impl GameTask {
             }
             Notice::Ask => {
                 self.announce_held(Notice::Here);
+                self.announce_watching();
+                return;
+            }
+            Notice::Watching(count) => {
+                self.heard_watching(process, count);
                 return;
             }
         }

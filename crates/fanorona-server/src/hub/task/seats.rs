@@ -9,7 +9,7 @@ use tokio::time::Instant;
 use super::{GameTask, Invitation, Joined};
 use crate::{
     error::AppError,
-    game::{ComputerSeat, Role},
+    game::{ComputerSeat, Role, Score},
     ids::{GameId, Secret},
     store::{GameRow, Notice, StoreError},
 };
@@ -46,9 +46,12 @@ impl GameTask {
             // The player is here now: this process plays the computer.
             self.maybe_think();
             self.publish_or_stop();
-        } else if self.game.deadline().is_some() {
-            // A running clock is shown to it as it is now.
-            self.publish_or_stop();
+        } else {
+            self.spectator(true);
+            if self.game.deadline().is_some() {
+                // A running clock is shown to it as it is now.
+                self.publish_or_stop();
+            }
         }
         Ok(role)
     }
@@ -71,6 +74,8 @@ impl GameTask {
                 self.announce(Notice::Gone(color));
             }
             self.publish_or_stop();
+        } else {
+            self.spectator(false);
         }
     }
 
@@ -128,7 +133,27 @@ impl GameTask {
                 level: seat.level,
             }),
             time_control: self.row.time_control,
+            // The score so far, this game's result included (a rematch
+            // follows a game that is over), in the rematch's colours.
+            score: Some(
+                self.score_after(self.row.score.unwrap_or_default())
+                    .swapped(),
+            ),
         })
+    }
+
+    /// The score of the match, in this game's colours, for a rematch: the
+    /// games before it, and itself once it is over; `None` for a first
+    /// game.
+    pub(super) fn score(&self) -> Option<Score> {
+        self.row.score.map(|before| self.score_after(before))
+    }
+
+    /// `before` with this game's result once it is over.
+    fn score_after(&self, before: Score) -> Score {
+        self.game
+            .result
+            .map_or(before, |result| before.with(result))
     }
 
     pub(super) fn expired(&self) -> bool {

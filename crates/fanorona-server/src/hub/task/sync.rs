@@ -215,6 +215,7 @@ mod tests {
             next_game: None,
             computer: None,
             time_control: None,
+            score: None,
         };
         let times = (0..actions.len()).map(|i| (created_at + 1 + i as i64) * 1000);
         StoredGame {

@@ -49,6 +49,11 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         description: "messages",
         sql: include_str!("../../../migrations/sqlite/0004_messages.sql"),
     },
+    Migration {
+        version: 5,
+        description: "match",
+        sql: include_str!("../../../migrations/sqlite/0005_match.sql"),
+    },
 ];
 
 /// The bookkeeping table, as the first release created it.

@@ -20,7 +20,7 @@ use crate::{
     game::Action,
     ids::{GameId, SecretHash},
     store::{
-        color_text, encode_action, seq_column,
+        color_text, encode_action, score_columns, seq_column,
         write::{Batch, Job, Outcome, Write, Writer},
         GameRow, StoreError,
     },
@@ -100,8 +100,8 @@ fn apply(tx: &mut Transaction<'_>, write: &Write) -> Outcome {
 
 const INSERT_GAME: &str = "INSERT INTO games (id, created_at, start_position, creator, \
      white_seat, black_seat, invite, rematch_of, next_game, computer_color, computer_level, \
-     time_control) \
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
+     time_control, match_white, match_black, match_draws) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)";
 
 /// Stores action `?2` only when the game holds actions 0 to `?2 - 1`, as
 /// the PostgreSQL store does: the primary key refuses a number already
@@ -116,6 +116,7 @@ fn hash_text(hash: &Option<SecretHash>) -> Option<String> {
 }
 
 fn insert_game(conn: &Connection, row: &GameRow) -> Result<(), StoreError> {
+    let [match_white, match_black, match_draws] = score_columns(row.score);
     conn.prepare_cached(INSERT_GAME)?.execute(params![
         row.id.as_str(),
         row.created_at,
@@ -129,6 +130,9 @@ fn insert_game(conn: &Connection, row: &GameRow) -> Result<(), StoreError> {
         row.computer.map(|c| color_text(c.color)),
         row.computer.map(|c| i64::from(c.level.number())),
         row.time_control.map(|c| c.to_string()),
+        match_white,
+        match_black,
+        match_draws,
     ])?;
     Ok(())
 }

@@ -269,7 +269,7 @@ impl TestServer {
 pub fn durable(text: &str) -> Value {
     let mut state: Value = serde_json::from_str(text).unwrap();
     let object = state.as_object_mut().unwrap();
-    for volatile in ["version", "players", "abandoned"] {
+    for volatile in ["version", "players", "abandoned", "watching"] {
         object.remove(volatile);
     }
     state

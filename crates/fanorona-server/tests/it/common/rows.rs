@@ -22,6 +22,7 @@ pub fn row(id: &GameId, white: Option<SecretHash>, black: Option<SecretHash>) ->
         next_game: None,
         computer: None,
         time_control: None,
+        score: None,
     }
 }
 
