@@ -22,7 +22,8 @@ const LANGS = [
   { lang: 'mg', say: /^Hiteny…$/, good: 'Lalao tsara', thanks: 'Misaotra', spoken: /^Hoy ny Mainty: Lalao tsara$/, mute: /^Afeno ny hafatra$/ },
 ];
 
-const boardTop = async (page) => (await page.locator('#board').boundingBox()).y;
+// Where the board starts in the page (not the window: clicks scroll it).
+const boardTop = (page) => page.evaluate(() => document.getElementById('board').getBoundingClientRect().top + scrollY);
 
 for (const { lang, say, good, thanks, spoken, mute } of LANGS) {
   for (const [size, options] of Object.entries(SIZES)) {
