@@ -6,7 +6,9 @@
 
 import { pageTranslator, pageLang, keepPlace } from './i18n.js';
 import { createState, Link } from './state-core.js';
-import { bottomColor, movableStones, isMyTurn, isPlayer, sideOfTurn, drawOfferNews, waitingForFriend } from './state-queries.js';
+import {
+  bottomColor, movableStones, isMyTurn, isPlayer, sideOfTurn, drawOfferNews, waitingForFriend, messagesToShow,
+} from './state-queries.js';
 import { receiveWelcome, receiveState, receiveError, receiveHint, setLink, gameNotFound } from './state-server.js';
 import { setSound, setInviteLink } from './state-actions.js';
 import { boardView, dragView } from './state-draw.js';
@@ -15,7 +17,7 @@ import { interpret, bindPointer, bindKeyboard, bindHistoryKeys, Input } from './
 import { connect, Status } from './connection.js';
 import {
   readServerMessage, stepMessage, simpleMessage, levelMessage, gameFromLocation, socketUrl, stateUrl, gamePath,
-  ClientType, LEVELS, sameGameRequest, recordUrl, readCreated, readError,
+  ClientType, LEVELS, sameGameRequest, recordUrl, readCreated, readError, SAYINGS,
 } from './protocol.js';
 import { panelElements, renderPanel, fillLevels, tabTitle } from './panel.js';
 import { createSound } from './sound.js';
@@ -160,6 +162,7 @@ function onFrame(text) {
     const before = state;
     update(receiveState(state, msg.state));
     afterState(before);
+    showMessages();
     remember();
     if (state.game.nextGame) goToRematch(state.game.nextGame);
   } else if (msg.type === 'hint') {
@@ -208,6 +211,54 @@ function afterState(before) {
     }
   }
 }
+
+// ---- messages: shown a moment beside their sender, and spoken; muted, only the page's own.
+
+const sayMenu = document.getElementById('say');
+const muteButton = document.getElementById('mute');
+let muted = storage?.getItem('fanorona.mute') === 'on';
+let seen = null;
+const sayList = document.getElementById('say-list');
+for (const text of SAYINGS) {
+  const b = document.createElement('button');
+  b.className = 'button quiet-button';
+  b.value = text;
+  b.textContent = t(`game.msg.${text}`);
+  sayList.append(b);
+}
+sayList.addEventListener('click', (e) => {
+  if (e.target.value && send(JSON.stringify({ type: ClientType.Message, text: e.target.value }))) {
+    sayMenu.open = false;
+    sayMenu.firstElementChild.focus();
+  }
+});
+
+function showMessages() {
+  const g = state.game;
+  sayMenu.hidden = g.computer || !isPlayer(state) || !g.players.white.joined || !g.players.black.joined;
+  muteButton.hidden = g.computer;
+  muteButton.setAttribute('aria-pressed', muted);
+  for (const m of messagesToShow(g, seen, state.role, muted)) {
+    const bubble = els[m.by === bottomColor(state) ? 'bottom' : 'top'].root.querySelector('.said');
+    bubble.textContent = t(`game.msg.${m.text}`);
+    bubble.hidden = false;
+    clearTimeout(bubble.timer);
+    bubble.timer = setTimeout(() => { bubble.hidden = true; }, 6000);
+    if (seen !== null) say(t('say.message', { color: t(`color.${m.by}`), text: bubble.textContent }));
+  }
+  seen = Math.max(seen ?? -1, ...g.messages.map((m) => m.seq));
+}
+
+muteButton.addEventListener('click', () => {
+  muted = !muted;
+  try {
+    storage?.setItem('fanorona.mute', muted ? 'on' : '');
+  } catch {
+    // Refused: it lasts this visit.
+  }
+  if (muted) for (const b of document.querySelectorAll('.said')) b.hidden = true;
+  showMessages();
+});
 
 // A player's game goes into this browser's list (front page), with the
 // time it was last seen; while the friend has not joined, its entry holds

@@ -18,7 +18,12 @@ export const ClientType = Object.freeze({
   OfferTakeback: 'offer_takeback', AcceptTakeback: 'accept_takeback', DeclineTakeback: 'decline_takeback',
   // Only in games against the computer.
   Takeback: 'takeback', Hint: 'hint', SetLevel: 'set_level',
+  Message: 'message',
 });
+
+/** The preset messages' keys, in the page's order. */
+export const SAYINGS = ['good_luck', 'your_turn', 'well_played', 'sorry', 'thanks', 'good_game'];
+
 
 /** Who may move first when a game is created. */
 export const First = Object.freeze({ Me: 'me', Friend: 'friend', Random: 'random' });
@@ -67,7 +72,7 @@ export function stepMessage({ from, to, kind }) {
  * @returns {string} the JSON frame
  */
 export function simpleMessage(type) {
-  if (!Object.values(ClientType).includes(type) || type === ClientType.Step || type === ClientType.SetLevel) {
+  if (!Object.values(ClientType).includes(type) || [ClientType.Step, ClientType.SetLevel, ClientType.Message].includes(type)) {
     throw new TypeError(`not a simple message type: ${type}`);
   }
   return JSON.stringify({ type });
@@ -247,6 +252,13 @@ function readCaptures(raw, turns) {
   return out;
 }
 
+// Unknown keys (a newer server's) are left out.
+function readMessages(raw) {
+  return (Array.isArray(raw) ? raw : [])
+    .filter((m) => m && color(m.by) && SAYINGS.includes(m.text) && Number.isSafeInteger(m.seq) && m.seq >= 0)
+    .map((m) => ({ by: m.by, text: m.text, seq: m.seq }));
+}
+
 // The clocks of a timed game (docs/API.md, "clock"): null without them,
 // and for anything malformed.
 function readClock(c) {
@@ -300,6 +312,7 @@ export function readState(raw) {
     nextGame: typeof next === 'string' && GAME_ID.test(next) ? next : null,
     result: readResult(raw.result),
     computer: readComputer(raw.computer),
+    messages: readMessages(raw.messages),
     clock: readClock(raw.clock),
     watching: raw.watching | 0,
     match: readScore(raw.match),

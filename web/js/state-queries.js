@@ -181,3 +181,9 @@ export function mode(state) {
   if (state.selected) return Mode.Selected;
   return Mode.Idle;
 }
+
+/** The messages to show: after seq `seen`, or the last alone for a first state (`seen` null); muted, the page's own. */
+export function messagesToShow(game, seen, role, muted) {
+  const shown = game.messages.filter((m) => !muted || m.by === role);
+  return seen === null ? shown.slice(-1) : shown.filter((m) => m.seq > seen);
+}

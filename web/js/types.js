@@ -79,6 +79,7 @@
  * @property {{real: boolean, minutes: number|null, increment: number|null, days: number|null,
  *   white: number, black: number, running: 'white'|'black'|null}|null} clock
  *   the clocks as they stood when the state was sent (milliseconds left); null without clocks
+ * @property {Array<{by: string, text: string, seq: number}>} messages the last, oldest first
  * @property {number} watching
  * @property {{white: number, black: number, draws: number}|null} match
  */

@@ -90,6 +90,9 @@ pub enum AppError {
     /// Too many requests from this address or socket.
     #[error("too many requests: slow down and try again in a moment")]
     RateLimited,
+    /// This player sent a message less than two seconds ago.
+    #[error("one message at a time: wait a moment before the next")]
+    TooManyMessages,
     /// Too many connections to this game from this address.
     #[error("too many connections to this game")]
     TooManyConnections,
@@ -139,6 +142,7 @@ impl AppError {
             AppError::HintOutdated => "hint_outdated",
             AppError::GameTooLong => "game_too_long",
             AppError::RateLimited => "rate_limited",
+            AppError::TooManyMessages => "too_many_messages",
             AppError::TooManyConnections => "too_many_connections",
             AppError::TooLarge => "too_large",
             AppError::UnsupportedMediaType => "unsupported_media_type",
@@ -173,6 +177,7 @@ impl AppError {
             | AppError::NotSaved
             | AppError::Busy => StatusCode::SERVICE_UNAVAILABLE,
             AppError::RateLimited
+            | AppError::TooManyMessages
             | AppError::TooManyConnections
             | AppError::TooManyComputerGames
             | AppError::HintLimit(_) => StatusCode::TOO_MANY_REQUESTS,

@@ -82,7 +82,8 @@ function clipped(page) {
       + '.level-choice';
     for (const el of document.querySelectorAll(selector)) {
       const r = el.getBoundingClientRect();
-      if (!r.width || !r.height || getComputedStyle(el).visibility === 'hidden') continue;
+      // Not drawn (in a closed <details>, say) is not clipped.
+      if (!r.width || !r.height || !el.checkVisibility({ visibilityProperty: true })) continue;
       const box = el.parentElement.getBoundingClientRect();
       const style = getComputedStyle(el.parentElement);
       const right = box.right - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth);

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import {
   stepMessage, simpleMessage, createGameRequest, computerGameRequest, levelMessage, readHint, readServerMessage, readCreated, readError,
   gameFromLocation, socketUrl, stateUrl, gamePath, ClientType, joinRequest, readJoined, inviteFromLocation,
-  sameGameRequest, recordUrl,
+  sameGameRequest, recordUrl, SAYINGS,
 } from '../../js/protocol.js';
 import { rawState } from './fixtures.js';
 
@@ -118,7 +118,7 @@ test('the state example of the API is read into the client shape', () => {
   assert.deepEqual(msg.state, {
     game: 'd04EUAqNQF',
     version: 1795968865003,
-    seq: 1,
+    seq: 2,
     position: '........./........./....W.B../........./......... w 0',
     startPosition: '........./....B..../......B../....W..../......... w 0',
     turn: 'white',
@@ -137,10 +137,31 @@ test('the state example of the API is read into the client shape', () => {
     nextGame: null,
     result: null,
     computer: null,
+    messages: [{ by: 'black', text: 'good_luck', seq: 0 }],
     clock: null,
     watching: 3,
     match: { white: 2, black: 1, draws: 0 },
   });
+});
+
+test('the preset messages are the server\'s, and a message is not a simple intent', () => {
+  const api = readFileSync(new URL('../../../docs/API.md', import.meta.url), 'utf8');
+  const listed = api.match(/`text` is\s+a key, never a sentence: ([^;]+);/)[1].match(/`[a-z_]+`/g).map((k) => k.slice(1, -1));
+  assert.deepEqual(SAYINGS, listed);
+  assert.throws(() => simpleMessage(ClientType.Message), TypeError, 'a message carries its text');
+});
+
+test('the last messages are read, and what is not one of them is left out', () => {
+  const read = (messages) => readServerMessage(JSON.stringify(rawState({ messages }))).state.messages;
+  assert.deepEqual(read([{ by: 'white', text: 'good_game', seq: 17 }, { by: 'black', text: 'thanks', seq: 18 }]),
+    [{ by: 'white', text: 'good_game', seq: 17 }, { by: 'black', text: 'thanks', seq: 18 }]);
+  assert.deepEqual(read(undefined), [], 'an older server does not say');
+  assert.deepEqual(read('good_game'), []);
+  assert.deepEqual(read([
+    null, 'good_game', { by: 'spectator', text: 'thanks', seq: 1 }, { by: 'white', text: 'Hello!', seq: 2 },
+    { by: 'white', text: '<b>hi</b>', seq: 3 }, { by: 'black', text: 'sorry', seq: -1 }, { by: 'black', text: 'sorry', seq: '4' },
+    { by: 'black', text: 'sorry', seq: 1.5 }, { by: 'white', text: 'toString', seq: 6 }, { by: 'black', text: 'sorry', seq: 7, extra: 1 },
+  ]), [{ by: 'black', text: 'sorry', seq: 7 }]);
 });
 
 test('the clocks of a state are read, and a malformed clock is none', () => {

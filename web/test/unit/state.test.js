@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Mode, createState } from '../../js/state-core.js';
-import { movableStones, mustCapture, mode, bottomColor, canAct, sideOfTurn, drawOfferNews, isMyTurn, waitingForFriend } from '../../js/state-queries.js';
+import {
+  movableStones, mustCapture, mode, bottomColor, canAct, sideOfTurn, drawOfferNews, isMyTurn, waitingForFriend, messagesToShow,
+} from '../../js/state-queries.js';
 import { stateFromPosition, receiveState, receiveError, receiveWelcome, setLink, gameNotFound } from '../../js/state-server.js';
 import { drop, endTurn, cancel, hover } from '../../js/state-board.js';
 import { flip, browseBy, browseTo } from '../../js/state-actions.js';
@@ -285,4 +287,19 @@ test('the welcome, the connection and a missing game are transitions too', () =>
   assert.equal(setLink(down, 'reconnecting'), down);
   assert.equal(canAct(down), false);
   assert.equal(gameNotFound(createState()).notFound, true);
+});
+
+test('new messages are those after the last seen; a late page shows the latest; a mute hides the others\'', () => {
+  const game = gameState({
+    messages: [{ by: 'white', text: 'good_luck', seq: 0 }, { by: 'black', text: 'thanks', seq: 3 }, { by: 'white', text: 'sorry', seq: 5 }],
+  });
+  const texts = (list) => list.map((m) => m.text);
+  assert.deepEqual(texts(messagesToShow(game, null, 'black', false)), ['sorry'], 'connected late: the latest');
+  assert.deepEqual(texts(messagesToShow(game, 0, 'black', false)), ['thanks', 'sorry']);
+  assert.deepEqual(texts(messagesToShow(game, -1, 'black', false)), ['good_luck', 'thanks', 'sorry'], 'none seen before');
+  assert.deepEqual(texts(messagesToShow(game, 5, 'black', false)), []);
+  assert.deepEqual(texts(messagesToShow(game, 0, 'black', true)), ['thanks'], 'muted: only the player\'s own');
+  assert.deepEqual(texts(messagesToShow(game, null, 'black', true)), ['thanks']);
+  assert.deepEqual(texts(messagesToShow(game, null, 'spectator', true)), [], 'a muted spectator sees none');
+  assert.deepEqual(texts(messagesToShow(gameState(), null, 'white', false)), [], 'none yet');
 });

@@ -3,7 +3,7 @@
 
 use fanorona::{Color, Square, StepKind};
 
-use super::Level;
+use super::{Level, MessageText};
 
 /// What a player asks for. The wire form is in `protocol`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -53,6 +53,12 @@ pub enum Intent {
     SetLevel {
         /// The new level.
         level: Level,
+    },
+    /// Between people: say one of the preset messages to everyone
+    /// watching. Recorded, with no effect on the game.
+    Message {
+        /// Which message.
+        text: MessageText,
     },
 }
 
@@ -120,6 +126,8 @@ intent_kinds! {
     Hint = "hint",
     /// [`Intent::SetLevel`].
     SetLevel = "set_level",
+    /// [`Intent::Message`].
+    Message = "message",
 }
 
 impl Intent {
@@ -141,15 +149,16 @@ impl Intent {
             Intent::Flag => IntentKind::Flag,
             Intent::Hint => IntentKind::Hint,
             Intent::SetLevel { .. } => IntentKind::SetLevel,
+            Intent::Message { .. } => IntentKind::Message,
         }
     }
 
     /// The intent of `kind` when it has no fields; `None` for
-    /// [`IntentKind::Step`] and [`IntentKind::SetLevel`], the kinds with
-    /// fields.
+    /// [`IntentKind::Step`], [`IntentKind::SetLevel`] and
+    /// [`IntentKind::Message`], the kinds with fields.
     pub(crate) const fn without_fields(kind: IntentKind) -> Option<Intent> {
         Some(match kind {
-            IntentKind::Step | IntentKind::SetLevel => return None,
+            IntentKind::Step | IntentKind::SetLevel | IntentKind::Message => return None,
             IntentKind::EndTurn => Intent::EndTurn,
             IntentKind::Resign => Intent::Resign,
             IntentKind::OfferDraw => Intent::OfferDraw,
@@ -198,8 +207,8 @@ impl IntentKind {
     }
 
     /// Whether the kind makes sense only between two people: what the
-    /// computer cannot answer (draw offers, takeback requests) or cannot
-    /// be (away).
+    /// computer cannot answer (draw offers, takeback requests, messages)
+    /// or cannot be (away).
     pub const fn people_only(self) -> bool {
         matches!(
             self,
@@ -210,6 +219,7 @@ impl IntentKind {
                 | IntentKind::OfferTakeback
                 | IntentKind::AcceptTakeback
                 | IntentKind::DeclineTakeback
+                | IntentKind::Message
                 | IntentKind::Flag
         )
     }

@@ -5,6 +5,7 @@
 mod clock;
 mod error;
 mod intent;
+mod message;
 mod plan;
 mod result;
 mod role;
@@ -19,11 +20,12 @@ pub use self::{
     clock::{BadTimeControl, Clocks, TimeControl},
     error::GameError,
     intent::{Action, Intent, IntentKind},
+    message::{Message, MessageText},
     result::GameResult,
     role::ComputerSeat,
     score::Score,
 };
-use self::{plan::Effect, result::board_result};
+use self::{message::KEPT_MESSAGES, plan::Effect, result::board_result};
 pub(crate) use self::{
     plan::{Plan, StalePlan},
     result::Reason,
@@ -80,6 +82,9 @@ pub struct Game {
     pub seq: u64,
     /// The computer's seat, in a game against it.
     pub computer: Option<ComputerSeat>,
+    /// The last messages the players sent, oldest first: at most
+    /// [`KEPT_MESSAGES`].
+    pub(crate) messages: Vec<Message>,
     /// The clocks, in a game with a time control.
     pub clock: Option<Clocks>,
     /// The steps and ends of turn of the current line, from the start: the
@@ -107,6 +112,7 @@ impl Game {
             next_game: None,
             seq: 0,
             computer: None,
+            messages: Vec::new(),
             clock: None,
             line: Vec::new(),
             turn_starts: Vec::new(),
@@ -213,6 +219,16 @@ impl Game {
                 }
             }
             Effect::Nothing => {}
+            Effect::Message(text) => {
+                if self.messages.len() >= KEPT_MESSAGES {
+                    self.messages.remove(0);
+                }
+                self.messages.push(Message {
+                    by,
+                    text,
+                    seq: self.seq,
+                });
+            }
             Effect::Finish(winner, reason) => {
                 if let Some(clock) = &mut self.clock {
                     clock.stop(self.position.turn(), plan.at);

@@ -4,7 +4,7 @@
 
 use fanorona::{Color, Position, Step};
 
-use super::{Action, Game, GameError, Intent, Level, Reason};
+use super::{Action, Game, GameError, Intent, Level, MessageText, Reason};
 
 impl Game {
     /// Checks `action`, made at `at` (milliseconds since the Unix epoch),
@@ -23,7 +23,11 @@ impl Game {
         if (kind.computer_only() && !against_computer) || (kind.people_only() && against_computer) {
             return Err(GameError::NotAgainstComputer);
         }
-        let effect = if intent == Intent::Rematch {
+        let effect = if let Intent::Message { text } = intent {
+            // A finished game still takes them: "Good game" comes after
+            // the end.
+            Effect::Message(text)
+        } else if intent == Intent::Rematch {
             self.plan_rematch(by)?
         } else if intent == Intent::Takeback {
             self.plan_takeback(by)?
@@ -96,6 +100,7 @@ impl Game {
             Intent::Hint if by != mover => return Err(GameError::NotYourTurn),
             Intent::Hint => Effect::Nothing,
             Intent::SetLevel { level } => Effect::SetLevel(level),
+            Intent::Message { text } => Effect::Message(text),
         };
         Ok(effect)
     }
@@ -196,6 +201,9 @@ pub(super) enum Effect {
     SetLevel(Level),
     /// Recorded, changing nothing else (a hint).
     Nothing,
+    /// A message is said: kept among the last ones, changing nothing of
+    /// the play (not the offers standing either).
+    Message(MessageText),
 }
 
 /// A plan applied to a game that changed after the plan was made.

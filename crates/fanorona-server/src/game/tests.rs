@@ -6,12 +6,15 @@ use super::*;
 
 #[test]
 fn every_intent_kind_round_trips_through_its_name_and_its_intent() {
-    assert_eq!(IntentKind::ALL.len(), 15);
+    assert_eq!(IntentKind::ALL.len(), 16);
     for &kind in IntentKind::ALL {
         assert_eq!(IntentKind::from_name(kind.name()), Some(kind));
         match Intent::without_fields(kind) {
             Some(intent) => assert_eq!(intent.kind(), kind),
-            None => assert!(matches!(kind, IntentKind::Step | IntentKind::SetLevel)),
+            None => assert!(matches!(
+                kind,
+                IntentKind::Step | IntentKind::SetLevel | IntentKind::Message
+            )),
         }
     }
     assert_eq!(IntentKind::from_name("Step"), None);
@@ -364,6 +367,68 @@ fn takeback_requests_are_not_for_games_against_the_computer() {
             Err(GameError::NotAgainstComputer)
         );
     }
+}
+
+#[test]
+fn messages_change_nothing_of_the_play_and_the_last_five_are_kept() {
+    let say = |by, text| act(by, Intent::Message { text });
+    let mut game = Game::new(Position::start());
+    game.apply(say(Color::Black, MessageText::GoodLuck))
+        .expect("on the opponent's turn too");
+    play_turn(&mut game, 0);
+    play_turn(&mut game, 1);
+    game.apply(act(Color::White, Intent::OfferDraw))
+        .expect("a draw offer");
+    game.apply(act(Color::White, Intent::OfferTakeback))
+        .expect("a takeback request");
+    let before = format!("{:?}", (game.position, &game.moves, &game.captures));
+    let seq = game.seq;
+    game.apply(say(Color::White, MessageText::Sorry))
+        .expect("said");
+    let now = format!("{:?}", (game.position, &game.moves, &game.captures));
+    assert_eq!(now, before);
+    assert_eq!(game.seq, seq + 1, "stored like any action");
+    assert_eq!(game.draw_offer, Some(Color::White), "the offer stands");
+    assert_eq!(
+        game.takeback_offer,
+        Some(Color::White),
+        "the request stands"
+    );
+    assert_eq!(
+        game.messages.last(),
+        Some(&Message {
+            by: Color::White,
+            text: MessageText::Sorry,
+            seq,
+        })
+    );
+    assert!(!IntentKind::Message.plays_on());
+    // A takeback leaves them; the end of the game does not stop them.
+    game.apply(act(Color::Black, Intent::AcceptTakeback))
+        .expect("granted");
+    assert_eq!(game.messages.len(), 2);
+    game.apply(act(Color::Black, Intent::Resign))
+        .expect("resigns");
+    for (n, &text) in MessageText::ALL.iter().enumerate() {
+        let by = if n % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        game.apply(say(by, text)).expect("after the end too");
+    }
+    let kept: Vec<_> = game.messages.iter().map(|m| m.text).collect();
+    assert_eq!(kept, MessageText::ALL[1..]);
+    assert_eq!(game.messages.last().map(|m| m.seq), Some(game.seq - 1));
+    let seat = ComputerSeat {
+        color: Color::Black,
+        level: Level::MIN,
+    };
+    let mut computer = Game::with_computer(Position::start(), Some(seat));
+    assert_eq!(
+        computer.apply(say(Color::White, MessageText::GoodLuck)),
+        Err(GameError::NotAgainstComputer)
+    );
 }
 
 /// Plays the first legal whole turn of the side to move at `at`.

@@ -40,6 +40,9 @@ use crate::{
 /// channel (32 commands), allocated with the game.
 const QUEUE: usize = 32;
 
+/// How long a player waits between two messages.
+const MESSAGE_GAP: Duration = Duration::from_secs(2);
+
 struct GameTask {
     hub: Hub,
     row: GameRow,
@@ -71,6 +74,8 @@ struct GameTask {
     opponent: Opponent,
     /// The hints of a game against the computer.
     hints: Hints,
+    /// When each player last said a message through this process.
+    last_message: ByColor<Option<Instant>>,
     /// When this process next says again which players it holds a socket
     /// of, while it holds any.
     next_beat: Instant,
@@ -102,6 +107,7 @@ pub(super) fn spawn(hub: Hub, stored: StoredGame) -> Result<GameHandle, AppError
         computer: Computer::Idle,
         opponent: Opponent::default(),
         hints,
+        last_message: ByColor::default(),
         next_beat: now,
         active: now,
         state: watch::Sender::new(Arc::new(Snapshot {
@@ -258,8 +264,10 @@ impl GameTask {
     ) -> Result<Utf8Bytes, AppError> {
         let plan = self.plan(&by, client, intent).await?;
         let before = self.game.seq;
+        let sender = plan.action().by;
         self.commit(plan).await?;
         match intent {
+            Intent::Message { .. } => *self.last_message.get_mut(sender) = Some(Instant::now()),
             Intent::Hint | Intent::SetLevel { .. } => {
                 self.computer.still_fits(before, self.game.seq)
             }
@@ -332,6 +340,14 @@ impl GameTask {
         }
         if self.game.seq >= self.hub.config().max_game_actions && !intent.kind().plays_on() {
             return Err(AppError::GameTooLong);
+        }
+        if matches!(intent, Intent::Message { .. })
+            && self
+                .last_message
+                .get(by)
+                .is_some_and(|at| at.elapsed() < MESSAGE_GAP)
+        {
+            return Err(AppError::TooManyMessages);
         }
         Ok(self
             .game

@@ -37,6 +37,18 @@ pub enum ProtocolError {
         /// What is wrong, from the parser.
         detail: String,
     },
+    /// A `message` whose `text` is not one of the preset messages.
+    #[error("{0:?} is not one of the preset messages: use {list}", list = message_keys())]
+    BadMessageText(String),
+}
+
+/// The keys of the preset messages, comma-separated.
+fn message_keys() -> String {
+    crate::game::MessageText::ALL
+        .iter()
+        .map(|t| t.key())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl ProtocolError {
@@ -46,6 +58,7 @@ impl ProtocolError {
             ProtocolError::BadJson => "bad_json",
             ProtocolError::UnknownType(_) => "unknown_type",
             ProtocolError::BadMessage { .. } => "bad_message",
+            ProtocolError::BadMessageText(_) => "bad_message_text",
         }
     }
 }
@@ -247,6 +260,33 @@ mod tests {
                 Err("bad_message"),
                 "{bad}"
             );
+        }
+    }
+
+    #[test]
+    fn a_message_is_one_of_the_preset_keys() {
+        use crate::game::MessageText;
+        for &text in MessageText::ALL {
+            let wire = format!(r#"{{"type":"message","text":"{}"}}"#, text.key());
+            assert_eq!(parse_intent(&wire), Ok(Intent::Message { text }), "{wire}");
+        }
+        let code = |text: &str| parse_intent(text).map_err(|e| e.code());
+        for unknown in ["Good game", "", "good_game ", "GOOD_GAME", "hello"] {
+            let wire = format!(r#"{{"type":"message","text":"{unknown}"}}"#);
+            assert_eq!(code(&wire), Err("bad_message_text"), "{wire}");
+        }
+        assert_eq!(
+            parse_intent(r#"{"type":"message","text":"hi"}"#).map_err(|e| e.to_string()),
+            Err(r#""hi" is not one of the preset messages: use good_luck, your_turn, well_played, sorry, thanks, good_game"#.into())
+        );
+        for bad in [
+            r#"{"type":"message"}"#,
+            r#"{"type":"message","text":null}"#,
+            r#"{"type":"message","text":7}"#,
+            r#"{"type":"message","text":["good_game"]}"#,
+            r#"{"type":"message","text":"thanks","text":"sorry"}"#,
+        ] {
+            assert_eq!(code(bad), Err("bad_message"), "{bad}");
         }
     }
 

@@ -152,6 +152,16 @@ struct AfterCaptures<'a> {
     watching: u32,
     #[serde(rename = "match")]
     score: Option<ScoreView>,
+    messages: Vec<MessageView>,
+}
+
+/// One of the last messages, as the `messages` field writes it.
+#[derive(Serialize)]
+struct MessageView {
+    #[serde(serialize_with = "color_str")]
+    by: Color,
+    text: &'static str,
+    seq: u64,
 }
 
 /// A match's score, as the `match` field writes it.
@@ -418,6 +428,15 @@ fn tail<'a>(game: &'a Game, live: LiveFacts<'a>) -> AfterCaptures<'a> {
             black: s.black,
             draws: s.draws,
         }),
+        messages: game
+            .messages
+            .iter()
+            .map(|m| MessageView {
+                by: m.by,
+                text: m.text.key(),
+                seq: m.seq,
+            })
+            .collect(),
     }
 }
 

@@ -22,7 +22,7 @@ pub use self::{
     sqlite::{Backup, SqliteStore},
 };
 use crate::{
-    game::{Action, ComputerSeat, Intent, IntentKind, Level, Score, TimeControl},
+    game::{Action, ComputerSeat, Intent, IntentKind, Level, MessageText, Score, TimeControl},
     ids::{GameId, SecretHash},
 };
 
@@ -409,15 +409,35 @@ fn seq_column(seq: u64) -> Result<i64, StoreError> {
     i64::try_from(seq).map_err(|_| corrupt("action number overflow".into()))
 }
 
-/// The stored columns of an action: its kind, its step in notation, and
-/// the level it chose.
-fn encode_action(action: &Action) -> (&'static str, Option<String>, Option<i64>) {
-    let (step, level) = match action.intent {
-        Intent::Step { from, to, kind } => (Some(format!("{from}-{to}{}", kind.suffix())), None),
-        Intent::SetLevel { level } => (None, Some(i64::from(level.number()))),
-        _ => (None, None),
+/// The stored columns of an action.
+struct ActionColumns {
+    /// Its kind.
+    kind: &'static str,
+    /// Its step in notation.
+    step: Option<String>,
+    /// The level it chose.
+    level: Option<i64>,
+    /// The key of the message it said.
+    message: Option<&'static str>,
+}
+
+/// The stored columns of `action`.
+fn encode_action(action: &Action) -> ActionColumns {
+    let mut columns = ActionColumns {
+        kind: action.intent.name(),
+        step: None,
+        level: None,
+        message: None,
     };
-    (action.intent.name(), step, level)
+    match action.intent {
+        Intent::Step { from, to, kind } => {
+            columns.step = Some(format!("{from}-{to}{}", kind.suffix()));
+        }
+        Intent::SetLevel { level } => columns.level = Some(i64::from(level.number())),
+        Intent::Message { text } => columns.message = Some(text.key()),
+        _ => {}
+    }
+    columns
 }
 
 /// Reads a stored time control (`None` for a game without clocks).
@@ -437,12 +457,14 @@ fn parse_level(n: i64) -> Result<Level, StoreError> {
         .ok_or_else(|| corrupt(format!("bad level {n}")))
 }
 
-/// Reads an action back from its stored columns.
+/// Reads an action back from its stored columns: the player, then as
+/// [`ActionColumns`].
 fn decode_action(
     player: &str,
     kind: &str,
     step: Option<&str>,
     level: Option<i64>,
+    message: Option<&str>,
 ) -> Result<Action, StoreError> {
     let by = parse_color(player)?;
     let kind =
@@ -453,6 +475,13 @@ fn decode_action(
         (None, _, Some(n)) if kind == IntentKind::SetLevel => Intent::SetLevel {
             level: parse_level(n)?,
         },
+        (None, _, _) if kind == IntentKind::Message => {
+            let key = message.unwrap_or_default();
+            Intent::Message {
+                text: MessageText::from_key(key)
+                    .ok_or_else(|| corrupt(format!("bad message {key:?}")))?,
+            }
+        }
         _ => return Err(corrupt(format!("bad action {:?}", kind.name()))),
     };
     Ok(Action { by, intent })
@@ -503,21 +532,30 @@ mod tests {
             Intent::SetLevel {
                 level: Level::new(5).expect("a level"),
             },
-        ];
+        ]
+        .into_iter()
+        .chain(
+            MessageText::ALL
+                .iter()
+                .map(|&text| Intent::Message { text }),
+        );
         for intent in intents {
             let action = Action {
                 by: Color::Black,
                 intent,
             };
-            let (kind, step, level) = encode_action(&action);
-            let back = decode_action("black", kind, step.as_deref(), level).expect("decodes");
+            let c = encode_action(&action);
+            let back = decode_action("black", c.kind, c.step.as_deref(), c.level, c.message)
+                .expect("decodes");
             assert_eq!(back, action);
         }
-        assert!(decode_action("black", "fly", None, None).is_err());
-        assert!(decode_action("black", "step", None, None).is_err());
-        assert!(decode_action("black", "set_level", None, None).is_err());
-        assert!(decode_action("black", "set_level", None, Some(7)).is_err());
-        assert!(decode_action("pink", "resign", None, None).is_err());
+        assert!(decode_action("white", "message", None, None, None).is_err());
+        assert!(decode_action("white", "message", None, None, Some("hello")).is_err());
+        assert!(decode_action("black", "fly", None, None, None).is_err());
+        assert!(decode_action("black", "step", None, None, None).is_err());
+        assert!(decode_action("black", "set_level", None, None, None).is_err());
+        assert!(decode_action("black", "set_level", None, Some(7), None).is_err());
+        assert!(decode_action("pink", "resign", None, None, None).is_err());
     }
 
     #[test]

@@ -266,23 +266,24 @@ const INSERT_GAME: &str = "INSERT INTO games (id, created_at, start_position, cr
 /// processes waits for the first to commit, then fails), and this
 /// condition a number past the end; either way no row comes back. The
 /// same statement announces it on channel `$9` with payload `$10` when its
-/// transaction commits.
+/// transaction commits. `$11` is the message's key, last as it came last.
 const INSERT_ACTION: &str = "WITH stored AS (INSERT INTO actions \
-     (game_id, seq, player, kind, step, level, created_at, at_ms) \
-     SELECT $1, $2, $3, $4, $5, $6, $7, $8 \
+     (game_id, seq, player, kind, step, level, created_at, at_ms, message) \
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $11 \
      WHERE $2 = 0 OR EXISTS (SELECT 1 FROM actions WHERE game_id = $1 AND seq = $2 - 1) \
      ON CONFLICT DO NOTHING RETURNING seq) \
      SELECT pg_notify($9, $10) FROM stored";
 
 /// A game and its actions in one statement, so in one snapshot and one
 /// round trip: the game's columns (0 to 11, and its score 17 to 19) on
-/// every row, an action's (12 to 16) on each, or NULL on the one row of a
-/// game without any. An action stored before its time was kept in
-/// milliseconds has its second.
+/// every row, an action's (12 to 16, and its message 20) on each, or NULL
+/// on the one row of a game without any. An action stored before its
+/// time was kept in milliseconds has its second.
 const SELECT_GAME: &str = "SELECT g.id, g.created_at, g.start_position, g.creator, \
      g.white_seat, g.black_seat, g.invite, g.rematch_of, g.next_game, g.computer_color, \
      g.computer_level, g.time_control, a.player, a.kind, a.step, a.level, \
-     COALESCE(a.at_ms, a.created_at * 1000), g.match_white, g.match_black, g.match_draws \
+     COALESCE(a.at_ms, a.created_at * 1000), g.match_white, g.match_black, g.match_draws, \
+     a.message \
      FROM games g LEFT JOIN actions a ON a.game_id = g.id AND a.seq >= $2 \
      WHERE g.id = $1 ORDER BY a.seq";
 
@@ -358,19 +359,20 @@ async fn insert_action(
     action: &Action,
     at: i64,
 ) -> Result<(), StoreError> {
-    let (kind, step, level) = encode_action(action);
+    let columns = encode_action(action);
     let number = seq_column(seq)?;
     let done = sqlx::query(INSERT_ACTION)
         .bind(id.as_str())
         .bind(number)
         .bind(color_text(action.by))
-        .bind(kind)
-        .bind(step)
-        .bind(level)
+        .bind(columns.kind)
+        .bind(columns.step)
+        .bind(columns.level)
         .bind(at.div_euclid(1000))
         .bind(at)
         .bind(channel)
         .bind(PgStore::notice(id, Some(seq)))
+        .bind(columns.message)
         .fetch_optional(conn)
         .await
         .map_err(failed)?;
@@ -445,7 +447,8 @@ impl Store for PgStore {
             let kind: &str = action.try_get(13)?;
             let step: Option<&str> = action.try_get(14)?;
             let level: Option<i64> = action.try_get(15)?;
-            actions.push(decode_action(player, kind, step, level)?);
+            let message: Option<&str> = action.try_get(20)?;
+            actions.push(decode_action(player, kind, step, level, message)?);
             action_times.push(action.try_get(16)?);
         }
         Ok(StoredGame {

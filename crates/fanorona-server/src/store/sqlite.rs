@@ -285,8 +285,8 @@ const SELECT_GAME: &str = "SELECT id, created_at, start_position, creator, white
 /// An action stored before its time was kept in milliseconds has its
 /// second.
 const SELECT_ACTIONS: &str = "SELECT player, kind, step, level, \
-     COALESCE(at_ms, created_at * 1000) FROM actions WHERE game_id = ?1 AND seq >= ?2 \
-     ORDER BY seq";
+     COALESCE(at_ms, created_at * 1000), message FROM actions WHERE game_id = ?1 \
+     AND seq >= ?2 ORDER BY seq";
 
 fn read_row(row: &rusqlite::Row<'_>) -> Result<GameRow, StoreError> {
     let id: String = row.get(0)?;
@@ -344,7 +344,14 @@ fn read_game(conn: &mut Connection, id: &GameId, first: u64) -> Result<StoredGam
             let kind: String = row.get(1)?;
             let step: Option<String> = row.get(2)?;
             let level: Option<i64> = row.get(3)?;
-            actions.push(decode_action(&player, &kind, step.as_deref(), level)?);
+            let message: Option<String> = row.get(5)?;
+            actions.push(decode_action(
+                &player,
+                &kind,
+                step.as_deref(),
+                level,
+                message.as_deref(),
+            )?);
             action_times.push(row.get(4)?);
         }
     }

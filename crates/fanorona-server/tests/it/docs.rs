@@ -62,11 +62,20 @@ async fn the_documented_state_is_what_the_server_sends() {
     let documented: Value = serde_json::from_str(&blocks[0]).unwrap();
     let server = start().await;
     let start_position = documented["start_position"].as_str().unwrap();
-    let (id, white, _) = server.two_player_game(Some(start_position)).await;
+    let (id, white, black) = server.two_player_game(Some(start_position)).await;
+    let luck = json!({ "type": "message", "text": "good_luck" });
+    let (status, _) = server
+        .post(
+            &format!("/api/games/{id}/intents"),
+            &luck.to_string(),
+            Some(&black),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
     let mut socket = Ws::connect(&server, &id, Some(&white)).await;
     let step = json!({ "type": "step", "from": "e2", "to": "e3", "kind": "approach" });
     socket.send(&step.to_string()).await;
-    let (_, mut state) = socket.state_where(|s| s["seq"] == 1).await;
+    let (_, mut state) = socket.state_where(|s| s["seq"] == 2).await;
     let mut expected = documented.clone();
     // The example shows a rematch watched by three: the fields are
     // there, their values are tested in `watching` and `match_score`.

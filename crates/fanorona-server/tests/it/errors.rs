@@ -105,6 +105,28 @@ const CASES: &[Case] = &[
         message:
             "you can claim victory only when your opponent has been away for a while on their turn",
     },
+    Case {
+        who: "black",
+        body: r#"{"type":"message","text":"Hello, you"}"#,
+        status: StatusCode::BAD_REQUEST,
+        code: "bad_message_text",
+        message: "\"Hello, you\" is not one of the preset messages: use good_luck, your_turn, \
+                  well_played, sorry, thanks, good_game",
+    },
+    Case {
+        who: "white",
+        body: r#"{"type":"message","text":3}"#,
+        status: StatusCode::BAD_REQUEST,
+        code: "bad_message",
+        message: "bad message message: invalid type: integer `3`, expected a string",
+    },
+    Case {
+        who: "nobody",
+        body: r#"{"type":"message","text":"good_game"}"#,
+        status: StatusCode::FORBIDDEN,
+        code: "not_a_player",
+        message: "only the two players can do this, and you are watching",
+    },
 ];
 
 async fn game(server: &TestServer) -> (String, String, String) {

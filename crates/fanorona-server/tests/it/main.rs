@@ -29,6 +29,7 @@ mod languages;
 mod layers;
 mod limits;
 mod match_score;
+mod messages;
 mod operations;
 mod play;
 mod preview;

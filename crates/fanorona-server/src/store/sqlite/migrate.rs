@@ -45,6 +45,11 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../../migrations/sqlite/0003_clocks.sql"),
     },
     Migration {
+        version: 4,
+        description: "messages",
+        sql: include_str!("../../../migrations/sqlite/0004_messages.sql"),
+    },
+    Migration {
         version: 5,
         description: "match",
         sql: include_str!("../../../migrations/sqlite/0005_match.sql"),

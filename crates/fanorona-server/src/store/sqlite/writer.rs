@@ -107,8 +107,8 @@ const INSERT_GAME: &str = "INSERT INTO games (id, created_at, start_position, cr
 /// the PostgreSQL store does: the primary key refuses a number already
 /// used, and this condition a number past the end.
 const INSERT_ACTION: &str = "INSERT INTO actions \
-     (game_id, seq, player, kind, step, level, created_at, at_ms) \
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 \
+     (game_id, seq, player, kind, step, level, created_at, at_ms, message) \
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9 \
      WHERE ?2 = 0 OR EXISTS (SELECT 1 FROM actions WHERE game_id = ?1 AND seq = ?2 - 1)";
 
 fn hash_text(hash: &Option<SecretHash>) -> Option<String> {
@@ -144,17 +144,18 @@ fn insert_action(
     action: &Action,
     at: i64,
 ) -> Result<(), StoreError> {
-    let (kind, step, level) = encode_action(action);
+    let columns = encode_action(action);
     let seq = seq_column(seq)?;
     let done = conn.prepare_cached(INSERT_ACTION)?.execute(params![
         id.as_str(),
         seq,
         color_text(action.by),
-        kind,
-        step,
-        level,
+        columns.kind,
+        columns.step,
+        columns.level,
         at.div_euclid(1000),
         at,
+        columns.message,
     ])?;
     match done {
         1 => Ok(()),
