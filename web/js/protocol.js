@@ -109,13 +109,7 @@ export function levelMessage(level) {
   return JSON.stringify({ type: ClientType.SetLevel, level });
 }
 
-/**
- * The HTTP request that creates a game against the computer; no
- * invitation follows, the game starts at once.
- * @param {number} level one of LEVELS
- * @param {string} first one of FirstAgainstComputer
- * @returns {{url: string, init: RequestInit}}
- */
+/** The request that creates a game against the computer at `level`, `first` one of FirstAgainstComputer. */
 export function computerGameRequest(level, first) {
   if (!isLevel(level)) throw new RangeError(`not a level: ${level}`);
   const value = Object.values(FirstAgainstComputer).includes(first) ? first : FirstAgainstComputer.Random;
@@ -150,14 +144,7 @@ export function recordUrl(id, lang) {
   return `/api/games/${encodeURIComponent(id)}/record?lang=${encodeURIComponent(lang)}`;
 }
 
-/**
- * The HTTP request that accepts an invitation. `key` is the browser's
- * join key: the same key gets the same seat again (docs/API.md).
- * @param {string} id the game
- * @param {string} invite the invitation token
- * @param {string} key
- * @returns {{url: string, init: RequestInit}}
- */
+/** The request that accepts an invitation; the same join `key` gets the same seat again. */
 export function joinRequest(id, invite, key) {
   return {
     url: `/api/games/${encodeURIComponent(id)}/join`,
@@ -323,13 +310,7 @@ function readScore(m) {
   return m && typeof m === 'object' ? { white: m.white | 0, black: m.black | 0, draws: m.draws | 0 } : null;
 }
 
-/**
- * Reads the answer of GET /api/steps (docs/API.md): the fields a state
- * message has for a position and a turn, read as readState reads them,
- * and the steps the rules refuse there, each with the code of its reason.
- * @param {object} raw
- * @returns {GameState & {refused: Array<{from: string, to: string, reason: string}>}}
- */
+/** The answer of GET /api/steps: a state, and the steps refused with their reasons' codes. */
 export function readSteps(raw) {
   const refused = (Array.isArray(raw.refused_steps) ? raw.refused_steps : [])
     .filter((s) => s && SQUARE.test(s.from) && SQUARE.test(s.to) && /^[a-z_]{1,40}$/.test(s.reason))
@@ -354,15 +335,7 @@ export function readHint(raw) {
   return { from: raw.from, to: raw.to, kind, turn, endTurn: false };
 }
 
-/**
- * Reads one frame from the server.
- * @param {string} text
- * @returns {{type: 'welcome', game: string, role: string, seatLink: string|null}
- *   | {type: 'state', state: GameState}
- *   | {type: 'error', code: string, message: string}
- *   | {type: 'hint', hint: Hint}
- *   | null} null for anything unreadable
- */
+/** One frame from the server, or null for anything unreadable. @returns {import('./types.js').ServerMessage|null} */
 export function readServerMessage(text) {
   let raw;
   try {
@@ -404,15 +377,7 @@ export function readError(raw) {
   };
 }
 
-/**
- * Reads the answer to createGameRequest, its links made absolute against
- * the page's origin. A game against the computer has no invitation:
- * `inviteLink` is null and `computer` says its seat.
- * @param {object} raw
- * @param {string} origin the page's origin
- * @returns {{id: string, color: 'white'|'black', seatLink: string, inviteLink: string|null,
- *   spectatorLink: string, computer: Computer|null} | null}
- */
+/** The answer to a create request, links made absolute against `origin`. @returns {import('./types.js').Created|null} */
 export function readCreated(raw, origin) {
   if (!raw || typeof raw !== 'object' || typeof raw.game_id !== 'string' || !GAME_ID.test(raw.game_id)) return null;
   const abs = (u) => (typeof u === 'string' && u ? new URL(u, origin).href : null);

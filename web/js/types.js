@@ -134,3 +134,18 @@
  */
 
 export {};
+
+/**
+ * A frame from the server, as protocol.js reads it.
+ * @typedef {{type: 'welcome', game: string, role: string, seatLink: string|null}
+ *   | {type: 'state', state: GameState}
+ *   | {type: 'error', code: string, message: string}
+ *   | {type: 'hint', hint: Hint}} ServerMessage
+ */
+
+/**
+ * The answer to a create request. A game against the computer has no
+ * invitation: `inviteLink` is null and `computer` says its seat.
+ * @typedef {{id: string, color: 'white'|'black', seatLink: string, inviteLink: string|null,
+ *   spectatorLink: string, computer: Computer|null}} Created
+ */
