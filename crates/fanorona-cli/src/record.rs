@@ -9,8 +9,58 @@ use crate::Failure;
 /// Reads the record in `source` (a file, or `-` for standard input),
 /// replays it and prints the position it leads to, then how the game
 /// ended: on the board, or as the record says.
+///
+/// A file of several games one after the other (as `fanorona match
+/// --record` writes them: a game's tags start the next) replays each,
+/// printing `game N` before each one's lines.
 pub(crate) fn play(out: &mut impl Write, source: &str) -> Result<(), Failure> {
     let (name, text) = read(source)?;
+    let games = split(&text);
+    if games.len() <= 1 {
+        return play_one(out, &name, &text);
+    }
+    for (i, game) in games.iter().enumerate() {
+        writeln!(out, "game {}", i + 1)?;
+        play_one(out, &format!("{name}: game {}", i + 1), game)?;
+    }
+    Ok(())
+}
+
+/// Splits text into games: a tag line after a turn line, or naming a tag
+/// the game already has, starts a new one (a record has each tag once and
+/// every tag before its turns).
+fn split(text: &str) -> Vec<String> {
+    let mut games: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let mut names = std::collections::HashSet::new();
+    let mut after_turn = false;
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if let Some(tag) = trimmed.strip_prefix('[') {
+            let name = tag
+                .split(|c: char| c.is_whitespace() || c == '"')
+                .next()
+                .unwrap_or("");
+            if after_turn || !names.insert(name.to_owned()) {
+                games.push(std::mem::take(&mut current));
+                names.clear();
+                names.insert(name.to_owned());
+                after_turn = false;
+            }
+        } else if !trimmed.is_empty() {
+            after_turn = true;
+        }
+        current.push_str(line);
+        current.push('\n');
+    }
+    if !current.trim().is_empty() || games.is_empty() {
+        games.push(current);
+    }
+    games
+}
+
+/// Replays one game's record.
+fn play_one(out: &mut impl Write, name: &str, text: &str) -> Result<(), Failure> {
     let record: Record = text
         .parse()
         .map_err(|err| Failure::Usage(format!("{name}: {err}")))?;
