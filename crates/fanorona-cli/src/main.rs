@@ -189,8 +189,9 @@ enum Subcommand {
     /// file, in order, again from the first when they run out) is played
     /// twice, colours swapped. Prints a line per game, a progress line per
     /// pair (`games N +W =D -L pairs P0-P1-P2-P3-P4 elo E ± ERR llr LLR
-    /// [LOW, HIGH]`, the pairs counted by the first engine's points in
-    /// them, 0 to 2 wins), the tally and, with --sprt, the verdict.
+    /// [LOW, HIGH]`: P0 pairs where the first engine lost both games, P1
+    /// where it scored a draw, and so on to P4, both won), the tally and,
+    /// with --sprt, the verdict: H0 accepted, H1 accepted or undecided.
     Match {
         /// The first player: `random`, `greedy`, a level 1 to 6, or level
         /// 5 or 6 stopped after at most so many nodes, like `6/100000` (as

@@ -232,6 +232,14 @@ struct Game {
 pub(crate) fn run(out: &mut impl Write, settings: &Settings) -> Result<bool, Failure> {
     let [first, second] = &settings.engines;
     let limit = settings.games.unwrap_or(u32::MAX);
+    let mut record_file = match &settings.record {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path).map_err(|err| {
+                Failure::Usage(format!("cannot write the record {}: {err}", path.display()))
+            })?,
+        )),
+        None => None,
+    };
     writeln!(
         out,
         "{} against {}: go {}, {} openings from {}, each played with both colours; {}{}",
@@ -249,14 +257,6 @@ pub(crate) fn run(out: &mut impl Write, settings: &Settings) -> Result<bool, Fai
             _ => String::new(),
         }
     )?;
-    let mut record_file = match &settings.record {
-        Some(path) => Some(std::io::BufWriter::new(
-            std::fs::File::create(path).map_err(|err| {
-                Failure::Usage(format!("cannot write the record {}: {err}", path.display()))
-            })?,
-        )),
-        None => None,
-    };
     let next = AtomicU32::new(0);
     let stop = AtomicBool::new(false);
     let (send, receive) = mpsc::channel();
@@ -289,11 +289,8 @@ pub(crate) fn run(out: &mut impl Write, settings: &Settings) -> Result<bool, Fai
         }
         drop(send);
         let mut pending: BTreeMap<u32, Game> = BTreeMap::new();
-        for game in receive {
-            if verdict.is_some() {
-                // Decided: the games still running are not counted.
-                continue;
-            }
+        // Reports a game; true once the test has decided.
+        let mut report = |game: Game| -> Result<bool, Failure> {
             writeln!(out, "{}", game_line(settings, &game))?;
             if let Some(file) = record_file.as_mut() {
                 let record = record_of(settings, &game);
@@ -309,8 +306,21 @@ pub(crate) fn run(out: &mut impl Write, settings: &Settings) -> Result<bool, Fai
                 writeln!(out, "{}", progress(&counts, settings.sprt.as_ref(), start))?;
             }
             out.flush()?;
-            if verdict.is_some() {
-                stop.store(true, Ordering::Relaxed);
+            Ok(verdict.is_some())
+        };
+        for game in &receive {
+            // Once decided, the games still running are not counted; a
+            // failure to write stops the match too.
+            match report(game) {
+                Ok(false) => {}
+                Ok(true) => {
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+                Err(err) => {
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(err);
+                }
             }
         }
         Ok(())
