@@ -532,3 +532,42 @@ fn in_process_matches_still_need_their_players() {
     ]);
     assert!(out.contains("tally random: "), "{out}");
 }
+
+#[test]
+fn the_committed_balanced_openings_are_what_their_header_says() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../fanorona-engine/openings/balanced-4.txt"
+    );
+    let text = std::fs::read_to_string(path).expect("the openings file");
+    assert!(text.contains(
+        "# Made by: fanorona openings --turns 4 --count 200 --depth 8 --max-score 0.3 --seed 1\n"
+    ));
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 200);
+    let distinct: std::collections::HashSet<&str> = lines.iter().copied().collect();
+    assert_eq!(distinct.len(), 200);
+    for line in &lines {
+        let (opening, score) = line.split_once("  # ").expect("a score");
+        let words: Vec<&str> = opening.split(' ').collect();
+        assert_eq!(&words[..2], ["start", "moves"], "{line}");
+        assert_eq!(words.len(), 6, "{line}");
+        let cp: i32 = score.parse().expect("a score in hundredths");
+        assert!(cp.abs() <= 30, "{line}");
+    }
+    // The match reads it.
+    let out = ok(&[
+        "match",
+        "--engine",
+        &engine(),
+        "--engine",
+        &engine(),
+        "--depth",
+        "1",
+        "--openings",
+        path,
+        "--games",
+        "2",
+    ]);
+    assert!(out.contains(", 200 openings from "), "{out}");
+}
