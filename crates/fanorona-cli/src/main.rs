@@ -303,11 +303,12 @@ enum Subcommand {
     /// comments naming the command, then one opening a line, as
     /// `start moves TURN...  # SCORE`, the file `match --openings` reads.
     Openings {
-        /// Random turns from the start, 1 or more.
+        /// Random turns from the start, 1 or more (there are only 39
+        /// openings of 2 turns).
         #[arg(
             long,
             value_name = "K",
-            default_value = "2",
+            default_value = "4",
             allow_negative_numbers = true
         )]
         turns: String,
@@ -323,7 +324,7 @@ enum Subcommand {
         #[arg(
             long,
             value_name = "D",
-            default_value = "6",
+            default_value = "8",
             allow_negative_numbers = true
         )]
         depth: String,

@@ -573,3 +573,44 @@ fn the_committed_balanced_openings_are_what_their_header_says() {
     ]);
     assert!(out.contains(", 200 openings from "), "{out}");
 }
+
+#[test]
+fn an_opening_from_position_text_is_recorded_with_its_position() {
+    let dir = scratch("text");
+    let openings = write(&dir, "openings.txt", &format!("{}\n", crate::common::QUIET));
+    let record = dir.join("games.txt");
+    let record_text = record.to_str().expect("UTF-8").to_owned();
+    let out = ok(&[
+        "match",
+        "--engine",
+        &engine(),
+        "--engine",
+        &engine(),
+        "--depth",
+        "2",
+        "--openings",
+        &openings,
+        "--games",
+        "2",
+        "--record",
+        &record_text,
+    ]);
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("game ")).count(),
+        2,
+        "{out}"
+    );
+    let text = std::fs::read_to_string(&record).expect("the record file");
+    assert_eq!(
+        text.matches(&format!("[Position \"{}\"]", crate::common::QUIET))
+            .count(),
+        2,
+        "{text}"
+    );
+    let replayed = ok(&["play", "--record", &record_text]);
+    assert_eq!(
+        replayed.lines().filter(|l| l.starts_with("game ")).count(),
+        2,
+        "{replayed}"
+    );
+}
