@@ -21,8 +21,11 @@ mod draw;
 mod echo;
 mod engine_protocol;
 mod match_runner;
+mod openings;
 mod record;
 mod report;
+mod sprt;
+mod versus;
 
 use report::{parse_level, parse_limit, Think};
 
@@ -176,26 +179,76 @@ enum Subcommand {
     /// a line per game and, last, the tally from the --white player's
     /// side: wins, draws, losses, score, and the Elo difference with its
     /// 95% interval.
+    ///
+    /// With --engine CMD twice, two programs that speak the engine
+    /// protocol play instead, each game in its own pair of processes,
+    /// every turn checked by the rules: an engine that answers an illegal
+    /// turn, no turn or an error, exits, or is slower than --timeout loses
+    /// that game, and the match exits with code 1 at its end. The first
+    /// engine is White in odd games. Each opening (from the --openings
+    /// file, in order, again from the first when they run out) is played
+    /// twice, colours swapped. Prints a line per game, a progress line per
+    /// pair (`games N +W =D -L pairs P0-P1-P2-P3-P4 elo E ± ERR llr LLR
+    /// [LOW, HIGH]`: P0 pairs where the first engine lost both games, P1
+    /// where it scored a draw, and so on to P4, both won), the tally and,
+    /// with --sprt, the verdict: H0 accepted, H1 accepted or undecided.
     Match {
         /// The first player: `random`, `greedy`, a level 1 to 6, or level
         /// 5 or 6 stopped after at most so many nodes, like `6/100000` (as
         /// a busy server cuts its search short).
-        #[arg(long, value_name = "P")]
-        white: String,
+        #[arg(long, value_name = "P", required_unless_present = "engine")]
+        white: Option<String>,
         /// The second player, as `--white`.
-        #[arg(long, value_name = "P")]
-        black: String,
-        /// The number of games, 1 or more.
-        #[arg(long, value_name = "N", allow_negative_numbers = true)]
-        games: String,
-        /// Give levels 5 and 6 this many milliseconds a turn instead of
-        /// their node budget (the games are then no longer reproducible).
-        #[arg(long, value_name = "MS", allow_negative_numbers = true)]
-        time: Option<String>,
-        /// Random turns played from the start before the players take over.
+        #[arg(long, value_name = "P", required_unless_present = "engine")]
+        black: Option<String>,
+        /// An engine program and its arguments, split at spaces, like
+        /// "target/release/fanorona engine": given twice, the first engine
+        /// and the second, instead of --white and --black.
         #[arg(
             long,
-            value_name = "K",
+            value_name = "CMD",
+            conflicts_with_all = ["white", "black"],
+            num_args = 1,
+            action = clap::ArgAction::Append
+        )]
+        engine: Vec<String>,
+        /// The number of games, 1 or more; with --sprt, the most to play.
+        #[arg(
+            long,
+            value_name = "N",
+            required_unless_present = "sprt",
+            allow_negative_numbers = true
+        )]
+        games: Option<String>,
+        /// Give levels 5 and 6 this many milliseconds a turn instead of
+        /// their node budget (the games are then no longer reproducible);
+        /// with --engine, `go time MS` each turn.
+        #[arg(long, value_name = "MS", group = "go", allow_negative_numbers = true)]
+        time: Option<String>,
+        /// With --engine: `go nodes N` each turn.
+        #[arg(
+            long,
+            value_name = "N",
+            group = "go",
+            requires = "engine",
+            allow_negative_numbers = true
+        )]
+        nodes: Option<String>,
+        /// With --engine: `go depth D` each turn.
+        #[arg(
+            long,
+            value_name = "D",
+            group = "go",
+            requires = "engine",
+            allow_negative_numbers = true
+        )]
+        depth: Option<String>,
+        /// Random turns played from the start before the players take
+        /// over; with --engine, also a file of openings, one a line as
+        /// `start moves TURN...` (see `fanorona openings`).
+        #[arg(
+            long,
+            value_name = "K|FILE",
             default_value = "2",
             allow_negative_numbers = true
         )]
@@ -208,8 +261,92 @@ enum Subcommand {
             allow_negative_numbers = true
         )]
         seed: String,
+        /// With --engine: stop when the sequential probability ratio test
+        /// decides, like `elo0=0,elo1=5,alpha=0.05,beta=0.05` (alpha and
+        /// beta default to 0.05), counted by pairs of games.
+        #[arg(long, value_name = "SPEC", requires = "engine")]
+        sprt: Option<String>,
+        /// With --engine: games played at once (each with its own two
+        /// processes); the machine's cores by default.
+        #[arg(
+            long,
+            value_name = "N",
+            requires = "engine",
+            allow_negative_numbers = true
+        )]
+        concurrency: Option<String>,
+        /// With --engine: the milliseconds an engine may take to answer
+        /// (`isready`, or a `go` with its `bestturn`) before it loses the
+        /// game; by default --time and 5000 more, or 60000.
+        #[arg(
+            long,
+            value_name = "MS",
+            requires = "engine",
+            allow_negative_numbers = true
+        )]
+        timeout: Option<String>,
+        /// With --engine: write every game to FILE, one record after the
+        /// other, as the site writes them (`fanorona play --record FILE`
+        /// replays them).
+        #[arg(long, value_name = "FILE", requires = "engine")]
+        record: Option<std::path::PathBuf>,
         #[command(flatten)]
         tables: TablesArg,
+    },
+    /// Make balanced openings: random turns from the start that a search
+    /// scores near level, each position once.
+    ///
+    /// Draws openings of --turns random turns (seeded), searches the
+    /// position each leads to --depth turns deep and keeps it when its
+    /// score is at most --max-score stones from level, until --count are
+    /// kept or a hundred times as many were drawn. Writes a header of `#`
+    /// comments naming the command, then one opening a line, as
+    /// `start moves TURN...  # SCORE`, the file `match --openings` reads.
+    Openings {
+        /// Random turns from the start, 1 or more (there are only 39
+        /// openings of 2 turns).
+        #[arg(
+            long,
+            value_name = "K",
+            default_value = "4",
+            allow_negative_numbers = true
+        )]
+        turns: String,
+        /// Openings to keep, 1 or more.
+        #[arg(
+            long,
+            value_name = "N",
+            default_value = "100",
+            allow_negative_numbers = true
+        )]
+        count: String,
+        /// The depth of the search that scores them, 1 to 64.
+        #[arg(
+            long,
+            value_name = "D",
+            default_value = "8",
+            allow_negative_numbers = true
+        )]
+        depth: String,
+        /// The largest score kept, in stones, like 0.3.
+        #[arg(
+            long,
+            value_name = "STONES",
+            default_value = "0.3",
+            allow_negative_numbers = true
+        )]
+        max_score: String,
+        /// The seed of the random turns.
+        #[arg(
+            long,
+            value_name = "S",
+            default_value = "0",
+            allow_negative_numbers = true
+        )]
+        seed: String,
+        /// Write to FILE instead of standard output (and print a summary).
+        #[arg(long, value_name = "FILE")]
+        out: Option<std::path::PathBuf>,
     },
 }
 
@@ -368,12 +505,53 @@ fn run(subcommand: Subcommand) -> Result<(), Failure> {
         Subcommand::Match {
             white,
             black,
+            engine,
             games,
             time,
+            nodes,
+            depth,
             openings,
             seed,
+            sprt,
+            concurrency,
+            timeout,
+            record,
             tables,
         } => {
+            if !engine.is_empty() {
+                let ask = EngineMatch {
+                    engine,
+                    games,
+                    time,
+                    nodes,
+                    depth,
+                    openings,
+                    seed,
+                    sprt,
+                    concurrency,
+                    timeout,
+                    record,
+                };
+                return engine_match(&mut out, ask);
+            }
+            let engine_only = [
+                ("--nodes", nodes.is_some()),
+                ("--depth", depth.is_some()),
+                ("--sprt", sprt.is_some()),
+                ("--concurrency", concurrency.is_some()),
+                ("--timeout", timeout.is_some()),
+                ("--record", record.is_some()),
+            ];
+            if let Some((flag, _)) = engine_only.iter().find(|(_, given)| *given) {
+                return Err(Failure::Usage(format!(
+                    "match: {flag} is for engines: it needs --engine CMD twice"
+                )));
+            }
+            let (Some(white), Some(black), Some(games)) = (white, black, games) else {
+                return Err(Failure::Usage(
+                    "match: --white, --black and --games are needed without --engine".into(),
+                ));
+            };
             let first = parse_player("--white", &white)?;
             let second = parse_player("--black", &black)?;
             let config = MatchConfig {
@@ -388,7 +566,175 @@ fn run(subcommand: Subcommand) -> Result<(), Failure> {
             };
             match_runner::play(&mut out, first, second, &config)
         }
+        Subcommand::Openings {
+            turns,
+            count,
+            depth,
+            max_score,
+            seed,
+            out: path,
+        } => {
+            let max_cp = match max_score.parse::<f64>() {
+                Ok(s) if (0.0..=100.0).contains(&s) => (s * 100.0).round() as i32,
+                _ => {
+                    return Err(Failure::Usage(format!(
+                        "invalid max-score {}: expected stones, 0 to 100, like 0.3",
+                        echo::quote(&max_score)
+                    )))
+                }
+            };
+            let ask = openings::Balanced {
+                turns: parse_number("turns", &turns, 1)?,
+                count: parse_number("count", &count, 1)?,
+                depth: usage(parse_limit("depth", &depth))?.depth.unwrap_or(1),
+                max_cp,
+                seed: parse_number("seed", &seed, 0)?,
+                command: format!(
+                    "fanorona openings --turns {turns} --count {count} --depth {depth} \
+                     --max-score {max_score} --seed {seed}"
+                ),
+            };
+            match path {
+                None => {
+                    let (kept, drawn) = openings::balanced(&mut out, &ask)?;
+                    writeln!(out, "# kept {kept} of {drawn} drawn")?;
+                }
+                Some(path) => {
+                    let file = std::fs::File::create(&path).map_err(|err| {
+                        Failure::Usage(format!("cannot write {}: {err}", path.display()))
+                    })?;
+                    let mut file = io::BufWriter::new(file);
+                    let (kept, drawn) = openings::balanced(&mut file, &ask)?;
+                    file.flush()?;
+                    writeln!(
+                        out,
+                        "kept {kept} of {drawn} drawn, written to {}",
+                        path.display()
+                    )?;
+                }
+            }
+            Ok(())
+        }
     }
+}
+
+/// The options of `match --engine`.
+struct EngineMatch {
+    engine: Vec<String>,
+    games: Option<String>,
+    time: Option<String>,
+    nodes: Option<String>,
+    depth: Option<String>,
+    openings: String,
+    seed: String,
+    sprt: Option<String>,
+    concurrency: Option<String>,
+    timeout: Option<String>,
+    record: Option<std::path::PathBuf>,
+}
+
+/// `match --engine CMD --engine CMD`: reads every option, then plays.
+fn engine_match(out: &mut impl Write, ask: EngineMatch) -> Result<(), Failure> {
+    let [first, second] = ask.engine.as_slice() else {
+        return Err(Failure::Usage(format!(
+            "match: --engine is given {} times: expected twice, the first engine and the second",
+            ask.engine.len()
+        )));
+    };
+    let mut engines = [
+        usage(versus::EngineCommand::parse(first))?,
+        usage(versus::EngineCommand::parse(second))?,
+    ];
+    if engines[0].name == engines[1].name {
+        engines[0].name.push_str(" #1");
+        engines[1].name.push_str(" #2");
+    }
+    let go = match (&ask.time, &ask.nodes, &ask.depth) {
+        (Some(ms), ..) => versus::Go::Time(parse_number("time", ms, 1)?),
+        (None, Some(n), _) => versus::Go::Nodes(parse_number("nodes", n, 1)?),
+        (None, None, Some(d)) => {
+            versus::Go::Depth(usage(parse_limit("depth", d))?.depth.unwrap_or(1))
+        }
+        (None, None, None) => {
+            return Err(Failure::Usage(
+                "match --engine: expected --time MS, --nodes N or --depth D".into(),
+            ))
+        }
+    };
+    let games = match &ask.games {
+        Some(n) => Some(parse_number("games", n, 1)?),
+        None => None,
+    };
+    let sprt = match &ask.sprt {
+        Some(text) => Some(usage(text.parse::<sprt::Sprt>())?),
+        None => None,
+    };
+    let concurrency = match &ask.concurrency {
+        Some(n) => parse_number("concurrency", n, 1)?,
+        None => std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+    };
+    let timeout = match (&ask.timeout, go) {
+        (Some(ms), _) => parse_number("timeout", ms, 1)?,
+        (None, versus::Go::Time(ms)) => ms.saturating_add(5000),
+        (None, _) => 60_000,
+    };
+    let seed: u64 = parse_number("seed", &ask.seed, 0)?;
+    let (openings, openings_name) = match ask.openings.parse::<u32>() {
+        Ok(turns) => {
+            let pairs = games.map_or(1000, |g: u32| g.div_ceil(2));
+            let list = (0..pairs)
+                .map(|pair| {
+                    let turns = fanorona_engine::opening(seed, pair, turns);
+                    let mut end = Position::start();
+                    for turn in &turns {
+                        end = end
+                            .play(turn)
+                            .map_err(|err| Failure::Illegal(format!("opening {turn}: {err}")))?;
+                    }
+                    Ok(openings::Opening {
+                        start: Position::start(),
+                        turns,
+                        end,
+                    })
+                })
+                .filter(|o| !matches!(o, Ok(o) if o.end.outcome().is_some()))
+                .collect::<Result<Vec<_>, Failure>>()?;
+            if list.is_empty() {
+                return Err(Failure::Usage(format!(
+                    "--openings {turns}: every random opening ends the game"
+                )));
+            }
+            (list, format!("{turns} random turns (seed {seed})"))
+        }
+        Err(_) => {
+            let text = std::fs::read_to_string(&ask.openings).map_err(|err| {
+                Failure::Usage(format!(
+                    "cannot read the openings {}: {err}",
+                    echo::quote(&ask.openings)
+                ))
+            })?;
+            let list = usage(openings::parse_file(&ask.openings, &text))?;
+            (list, ask.openings.clone())
+        }
+    };
+    let settings = versus::Settings {
+        engines,
+        go,
+        timeout: std::time::Duration::from_millis(timeout),
+        openings,
+        openings_name,
+        games,
+        sprt,
+        concurrency,
+        record: ask.record,
+    };
+    let failed = versus::run(out, &settings)?;
+    if failed {
+        return Err(Failure::Illegal(
+            "an engine failed: the games it lost say how".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// The endgame tables `--tables` asks for: solved up to that many stones,

@@ -7,3 +7,4 @@ mod common;
 
 mod cli;
 mod engine;
+mod matches;
