@@ -1,5 +1,7 @@
-//! `fanorona match`: games between two players on every core, printed in
-//! the order they were numbered, then the tally.
+//! `fanorona match`: games between two built-in players on every core,
+//! printed in the order they were numbered, then the tally; and for
+//! `--engine CMD` twice, the options read and the match handed to
+//! [`versus`], which plays engines over the line protocol.
 
 use std::{
     collections::BTreeMap,
@@ -14,7 +16,9 @@ use std::{
 
 use fanorona_engine::{play_game, GameRecord, MatchConfig, Player, Tally, WinDrawLoss};
 
-use crate::Failure;
+use fanorona::Position;
+
+use crate::{echo, openings, parse_limit, parse_number, sprt, usage, versus, Failure};
 
 /// Plays `config.games` games between `first` (White in even games, Black
 /// in odd ones) and `second`, printing a line per game and the tally from
@@ -108,4 +112,123 @@ fn game_line(index: u32, first: Player, second: Player, record: &GameRecord) -> 
         record.first_plays,
         record.turns.len()
     )
+}
+
+/// The options of `match --engine`.
+pub(crate) struct EngineMatch {
+    pub(crate) engine: Vec<String>,
+    pub(crate) games: Option<String>,
+    pub(crate) time: Option<String>,
+    pub(crate) nodes: Option<String>,
+    pub(crate) depth: Option<String>,
+    pub(crate) openings: String,
+    pub(crate) seed: String,
+    pub(crate) sprt: Option<String>,
+    pub(crate) concurrency: Option<String>,
+    pub(crate) timeout: Option<String>,
+    pub(crate) record: Option<std::path::PathBuf>,
+}
+
+/// `match --engine CMD --engine CMD`: reads every option, then plays.
+pub(crate) fn engine_match(out: &mut impl Write, ask: EngineMatch) -> Result<(), Failure> {
+    let [first, second] = ask.engine.as_slice() else {
+        return Err(Failure::Usage(format!(
+            "match: --engine is given {} times: expected twice, the first engine and the second",
+            ask.engine.len()
+        )));
+    };
+    let mut engines = [
+        usage(versus::EngineCommand::parse(first))?,
+        usage(versus::EngineCommand::parse(second))?,
+    ];
+    if engines[0].name == engines[1].name {
+        engines[0].name.push_str(" #1");
+        engines[1].name.push_str(" #2");
+    }
+    let go = match (&ask.time, &ask.nodes, &ask.depth) {
+        (Some(ms), ..) => versus::Go::Time(parse_number("time", ms, 1)?),
+        (None, Some(n), _) => versus::Go::Nodes(parse_number("nodes", n, 1)?),
+        (None, None, Some(d)) => {
+            versus::Go::Depth(usage(parse_limit("depth", d))?.depth.unwrap_or(1))
+        }
+        (None, None, None) => {
+            return Err(Failure::Usage(
+                "match --engine: expected --time MS, --nodes N or --depth D".into(),
+            ))
+        }
+    };
+    let games = match &ask.games {
+        Some(n) => Some(parse_number("games", n, 1)?),
+        None => None,
+    };
+    let sprt = match &ask.sprt {
+        Some(text) => Some(usage(text.parse::<sprt::Sprt>())?),
+        None => None,
+    };
+    let concurrency = match &ask.concurrency {
+        Some(n) => parse_number("concurrency", n, 1)?,
+        None => std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+    };
+    let timeout = match (&ask.timeout, go) {
+        (Some(ms), _) => parse_number("timeout", ms, 1)?,
+        (None, versus::Go::Time(ms)) => ms.saturating_add(5000),
+        (None, _) => 60_000,
+    };
+    let seed: u64 = parse_number("seed", &ask.seed, 0)?;
+    let (openings, openings_name) = match ask.openings.parse::<u32>() {
+        Ok(turns) => {
+            let pairs = games.map_or(1000, |g: u32| g.div_ceil(2));
+            let list = (0..pairs)
+                .map(|pair| {
+                    let turns = fanorona_engine::opening(seed, pair, turns);
+                    let mut end = Position::start();
+                    for turn in &turns {
+                        end = end
+                            .play(turn)
+                            .map_err(|err| Failure::Illegal(format!("opening {turn}: {err}")))?;
+                    }
+                    Ok(openings::Opening {
+                        start: Position::start(),
+                        turns,
+                        end,
+                    })
+                })
+                .filter(|o| !matches!(o, Ok(o) if o.end.outcome().is_some()))
+                .collect::<Result<Vec<_>, Failure>>()?;
+            if list.is_empty() {
+                return Err(Failure::Usage(format!(
+                    "--openings {turns}: every random opening ends the game"
+                )));
+            }
+            (list, format!("{turns} random turns (seed {seed})"))
+        }
+        Err(_) => {
+            let text = std::fs::read_to_string(&ask.openings).map_err(|err| {
+                Failure::Usage(format!(
+                    "cannot read the openings {}: {err}",
+                    echo::quote(&ask.openings)
+                ))
+            })?;
+            let list = usage(openings::parse_file(&ask.openings, &text))?;
+            (list, ask.openings.clone())
+        }
+    };
+    let settings = versus::Settings {
+        engines,
+        go,
+        timeout: std::time::Duration::from_millis(timeout),
+        openings,
+        openings_name,
+        games,
+        sprt,
+        concurrency,
+        record: ask.record,
+    };
+    let failed = versus::run(out, &settings)?;
+    if failed {
+        return Err(Failure::Illegal(
+            "an engine failed: the games it lost say how".into(),
+        ));
+    }
+    Ok(())
 }
