@@ -137,14 +137,8 @@ async fn the_clock_of_the_player_to_move_runs_and_the_flag_falls_at_zero() {
     assert_eq!(flags[0].1, black_started + 60_000, "at the moment of zero");
     // The record says the time control and the reason.
     let record = server
-        .http
-        .get(server.url(&format!("/api/games/{id}/record?lang=en")))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+        .get_text(&format!("/api/games/{id}/record?lang=en"))
+        .await;
     assert!(record.contains("[TimeControl \"60+2\"]"), "{record}");
     assert!(
         record.contains("[Reason \"White wins. On time.\"]"),

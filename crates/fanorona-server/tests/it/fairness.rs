@@ -288,15 +288,7 @@ fn http_hints(
 
 /// The figure `name` (with its labels) of the server's `/metrics`.
 async fn figure(server: &TestServer, name: &str) -> Option<f64> {
-    let text = server
-        .http
-        .get(server.url("/metrics"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = server.get_text("/metrics").await;
     text.lines()
         .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
 }

@@ -76,15 +76,7 @@ async fn a_message_reaches_the_opponent_and_spectators_and_changes_nothing_else(
     assert_eq!(after["messages"].as_array().unwrap().len(), 4);
     assert_eq!(after["moves"], json!([]));
     // Not a move: the record has no trace of them.
-    let record = server
-        .http
-        .get(server.url(&format!("/api/games/{id}/record")))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let record = server.get_text(&format!("/api/games/{id}/record")).await;
     for key in ["good", "thanks", "message", "well"] {
         assert!(!record.to_lowercase().contains(key), "{record}");
     }

@@ -212,6 +212,18 @@ impl TestServer {
         (resp.json().await.unwrap(), cookie)
     }
 
+    /// The body of `GET path` (`/metrics`, a record...) as text.
+    pub async fn get_text(&self, path: &str) -> String {
+        self.http
+            .get(self.url(path))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+    }
+
     /// The state of game `id` as raw text.
     pub async fn state_text(&self, id: &str) -> String {
         let resp = self
