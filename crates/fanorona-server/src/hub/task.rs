@@ -138,7 +138,7 @@ impl GameTask {
         loop {
             let abandon_at = self.abandon_deadline();
             let presence_at = self.presence_deadline();
-            let flag_at = self.flag_deadline();
+            let flag_at = self.game.deadline();
             let wall = self.hub.config().wall.clone();
             let watching_at = self.watching_deadline();
             let mut active = true;
@@ -352,12 +352,6 @@ impl GameTask {
         Ok(self
             .game
             .plan(Action { by, intent }, self.hub.config().wall.now_ms())?)
-    }
-
-    /// When the clock of the player to move reaches zero (milliseconds
-    /// since the Unix epoch), in a game with a clock that runs.
-    fn flag_deadline(&self) -> Option<i64> {
-        self.game.deadline()
     }
 
     /// In a game with a clock, once the clock of the player to move is at

@@ -9,7 +9,7 @@ use crate::common;
 
 use std::{sync::Arc, time::Duration};
 
-use common::{invite_of, postgres::Schema, start_in, start_with_store, TestServer, Ws};
+use common::{invite_of, play_turns, postgres::Schema, start_in, start_with_store, TestServer, Ws};
 use fanorona_server::{clock::TestClock, game::Intent, store, Config};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
@@ -41,26 +41,6 @@ async fn timed_game(server: &TestServer, clock: Value) -> (String, String, Strin
     )
 }
 
-/// Plays one whole turn of the side to move: its first legal step, then
-/// the end of the chain if one is open. Returns the state after it.
-async fn play_turn(server: &TestServer, id: &str, secrets: [&str; 2]) -> Value {
-    let state = server.state(id).await;
-    let mover = state["side_to_move"].clone();
-    let secret = if mover == "white" {
-        secrets[0]
-    } else {
-        secrets[1]
-    };
-    let step = &state["legal_steps"][0];
-    let intent =
-        json!({ "type": "step", "from": step["from"], "to": step["to"], "kind": step["kind"] });
-    let mut state = server.play(id, secret, intent).await;
-    if state["side_to_move"] == mover && state["result"].is_null() {
-        state = server.play(id, secret, json!({ "type": "end_turn" })).await;
-    }
-    state
-}
-
 /// The actions of game `id` stored in `store` that are a loss on time, and
 /// when each was stored (milliseconds).
 async fn flags(store: &dyn store::Store, id: &str) -> Vec<(u64, i64)> {
@@ -90,14 +70,14 @@ async fn the_clock_of_the_player_to_move_runs_and_the_flag_falls_at_zero() {
     );
     // The first turn of each player is free.
     clock.advance(MINUTE * 5);
-    play_turn(&server, &id, [&white, &black]).await;
+    play_turns(&server, &id, [&white, &black], 1).await;
     clock.advance(MINUTE * 5);
-    let state = play_turn(&server, &id, [&white, &black]).await;
+    let state = play_turns(&server, &id, [&white, &black], 1).await;
     assert_eq!(state["clock"]["running"], "white", "{state}");
     assert_eq!(state["clock"]["white"], 60_000);
     // White takes 50 s, gets 2 back.
     clock.advance(Duration::from_secs(50));
-    let state = play_turn(&server, &id, [&white, &black]).await;
+    let state = play_turns(&server, &id, [&white, &black], 1).await;
     assert_eq!(state["clock"]["white"], 12_000, "{state}");
     assert_eq!(state["clock"]["running"], "black");
     let black_started = clock.now_ms();
@@ -170,7 +150,7 @@ async fn a_clock_that_reached_zero_while_the_server_was_down_falls_once_at_that_
     let (id, white, black) = timed_game(&server, json!({ "minutes": 3, "increment": 0 })).await;
     for _ in 0..3 {
         clock.advance(Duration::from_secs(10));
-        play_turn(&server, &id, [&white, &black]).await;
+        play_turns(&server, &id, [&white, &black], 1).await;
     }
     // Black to move, 3 minutes on the clock from now.
     let zero = clock.now_ms() + 180_000;
@@ -209,12 +189,12 @@ async fn a_correspondence_clock_gives_each_turn_its_days_and_no_claim_of_abandon
     let state = server.state(&id).await;
     assert_eq!(state["clock"]["kind"], "correspondence");
     assert_eq!(state["clock"]["days"], 3);
-    play_turn(&server, &id, [&white, &black]).await;
-    play_turn(&server, &id, [&white, &black]).await;
+    play_turns(&server, &id, [&white, &black], 1).await;
+    play_turns(&server, &id, [&white, &black], 1).await;
     // Each turn may take almost its three days, again and again.
     for _ in 0..4 {
         clock.advance(DAY * 3 - MINUTE);
-        let state = play_turn(&server, &id, [&white, &black]).await;
+        let state = play_turns(&server, &id, [&white, &black], 1).await;
         let running = state["clock"]["running"].as_str().unwrap();
         assert_eq!(state["clock"][running], 3 * 86_400_000, "{state}");
     }
@@ -314,7 +294,7 @@ async fn a_bad_clock_is_refused_at_creation_and_takebacks_are_refused_with_one()
     }
     let (id, white, black) = timed_game(&server, json!({ "minutes": 5, "increment": 3 })).await;
     let before = server.state(&id).await;
-    play_turn(&server, &id, [&white, &black]).await;
+    play_turns(&server, &id, [&white, &black], 1).await;
     let (status, body) = server
         .intent(&id, &white, json!({ "type": "offer_takeback" }))
         .await;
@@ -363,7 +343,7 @@ async fn two_processes_decide_a_loss_on_time_once() {
     // through both.
     for _ in 0..3 {
         clock.advance(Duration::from_secs(3));
-        play_turn(&a, &id, [&white, &black]).await;
+        play_turns(&a, &id, [&white, &black], 1).await;
     }
     let (_, state) = k
         .state_where(|s| {

@@ -7,7 +7,7 @@ use crate::common;
 
 use std::sync::Arc;
 
-use common::{start, start_in, TestServer};
+use common::{play_turns, start, start_in, TestServer};
 use fanorona::{Record, Score};
 use reqwest::{header, StatusCode};
 use serde_json::{json, Value};
@@ -52,28 +52,6 @@ async fn record(server: &TestServer, id: &str) -> Record {
         format!("attachment; filename=\"fanorona-{id}.txt\"")
     );
     text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"))
-}
-
-/// Plays `turns` complete turns, each the first legal step of the side to
-/// move and then the end of its chain; returns the last state.
-async fn play_turns(server: &TestServer, id: &str, secrets: [&str; 2], turns: usize) -> Value {
-    let mut state = server.state(id).await;
-    for _ in 0..turns {
-        let mover = state["side_to_move"].clone();
-        let secret = if mover == "white" {
-            secrets[0]
-        } else {
-            secrets[1]
-        };
-        let step = state["legal_steps"][0].clone();
-        let intent =
-            json!({ "type": "step", "from": step["from"], "to": step["to"], "kind": step["kind"] });
-        state = server.play(id, secret, intent).await;
-        if state["side_to_move"] == mover && state["result"].is_null() {
-            state = server.play(id, secret, json!({ "type": "end_turn" })).await;
-        }
-    }
-    state
 }
 
 #[tokio::test]

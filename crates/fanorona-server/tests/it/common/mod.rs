@@ -276,6 +276,28 @@ impl TestServer {
     }
 }
 
+/// Plays `turns` complete turns, each the first legal step of the side to
+/// move and then the end of its chain; returns the last state.
+pub async fn play_turns(server: &TestServer, id: &str, secrets: [&str; 2], turns: usize) -> Value {
+    let mut state = server.state(id).await;
+    for _ in 0..turns {
+        let mover = state["side_to_move"].clone();
+        let secret = if mover == "white" {
+            secrets[0]
+        } else {
+            secrets[1]
+        };
+        let step = state["legal_steps"][0].clone();
+        let intent =
+            json!({ "type": "step", "from": step["from"], "to": step["to"], "kind": step["kind"] });
+        state = server.play(id, secret, intent).await;
+        if state["side_to_move"] == mover && state["result"].is_null() {
+            state = server.play(id, secret, json!({ "type": "end_turn" })).await;
+        }
+    }
+    state
+}
+
 /// A state's text without what changes by itself (version, presence):
 /// what an action changes.
 pub fn durable(text: &str) -> Value {
