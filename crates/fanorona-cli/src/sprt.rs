@@ -26,11 +26,6 @@ pub(crate) fn expected_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
-/// The Elo difference of an expected score; infinite at 0 and 1.
-pub(crate) fn elo_of_score(score: f64) -> f64 {
-    fanorona_engine::elo(score)
-}
-
 /// The test's parameters: H0 says the difference is `elo0`, H1 `elo1`;
 /// `alpha` and `beta` are the chances of accepting H1 when H0 holds and of
 /// accepting H0 when H1 holds.
@@ -336,9 +331,9 @@ pub(crate) fn estimate(counts: &[(f64, u32)]) -> Estimate {
     let half = Z95 * (variance / n).sqrt();
     Estimate {
         score: mean,
-        elo: elo_of_score(mean),
-        low: elo_of_score(mean - half),
-        high: elo_of_score(mean + half),
+        elo: fanorona_engine::elo(mean),
+        low: fanorona_engine::elo(mean - half),
+        high: fanorona_engine::elo(mean + half),
     }
 }
 
@@ -394,8 +389,8 @@ mod tests {
         assert!((expected_score(0.0) - 0.5).abs() < 1e-12);
         // 1 / (1 + 10^(-5/400)) = 0.507 195 ...
         assert!((expected_score(5.0) - 0.507_195_5).abs() < 1e-6);
-        assert!((elo_of_score(expected_score(123.0)) - 123.0).abs() < 1e-9);
-        assert!((elo_of_score(0.75) - 190.848_501_9).abs() < 1e-6);
+        assert!((fanorona_engine::elo(expected_score(123.0)) - 123.0).abs() < 1e-9);
+        assert!((fanorona_engine::elo(0.75) - 190.848_501_9).abs() < 1e-6);
     }
 
     #[test]
