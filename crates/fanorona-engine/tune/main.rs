@@ -40,8 +40,10 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Plays self-play games at level 4 and writes their quiet positions
-    /// with the result for White, `POSITION;RESULT` a line.
+    /// Plays self-play games (level 4, or a full search by nodes) and
+    /// writes their quiet positions with the result for White,
+    /// `POSITION;RESULT` a line, and by nodes `;SCORE`, the search's score
+    /// for the side to move.
     Positions {
         /// Games to play.
         #[arg(long)]
@@ -49,12 +51,32 @@ enum Command {
         /// The file to write.
         #[arg(long)]
         out: String,
+        /// Each turn a full search of this many nodes instead of level 4.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Random turns from the start before the engine plays.
+        #[arg(long, default_value_t = 2)]
+        opening_turns: u32,
     },
     /// Fits the weights to the positions of a data file and prints them.
     Fit {
         /// The positions, as `positions` writes them.
         #[arg(long)]
         data: String,
+        /// The weight of the game's result in each target, against the
+        /// search's score where the data has one (1: the result alone).
+        #[arg(long, default_value_t = 1.0)]
+        lambda: f64,
+        /// The scale of the logistic curve that maps a search's score (in
+        /// hundredths of a stone) to an expected result.
+        #[arg(long, default_value_t = 0.01)]
+        score_scale: f64,
+        /// Leave out positions with at most this many stones.
+        #[arg(long, default_value_t = 0)]
+        min_stones: usize,
+        /// Steps of gradient descent.
+        #[arg(long, default_value_t = 3000)]
+        epochs: u32,
     },
     /// Plays candidate weights against the current ones at a fixed depth
     /// and prints the candidate's score.
@@ -160,8 +182,34 @@ enum Command {
 
 fn main() -> Result<()> {
     match Cli::parse().command {
-        Command::Positions { games, out } => tuning::positions(games, &out),
-        Command::Fit { data } => tuning::fit(&data),
+        Command::Positions {
+            games,
+            out,
+            nodes,
+            opening_turns,
+        } => tuning::positions(
+            games,
+            tuning::SelfPlay {
+                nodes,
+                opening_turns,
+            },
+            &out,
+        ),
+        Command::Fit {
+            data,
+            lambda,
+            score_scale,
+            min_stones,
+            epochs,
+        } => tuning::fit(
+            &data,
+            tuning::FitData {
+                lambda,
+                score_scale,
+                min_stones,
+                epochs,
+            },
+        ),
         Command::Compare {
             games,
             depth,

@@ -9,8 +9,8 @@ use std::{
 
 use fanorona::{Color, Position, Setup, FIFTY_TURNS};
 use fanorona_engine::{
-    features, opening, play_game, Config, Engine, Level, MatchConfig, Player, Tally, Weights,
-    FADE_FROM, FEATURES, FEATURE_COUNT,
+    features, opening, play_game, Config, Engine, Level, Limits, MatchConfig, Player, Score, Tally,
+    Weights, FADE_FROM, FEATURES, FEATURE_COUNT,
 };
 
 use crate::{on_every_core, Result};
@@ -28,17 +28,34 @@ pub(crate) fn parse_weights(text: &str) -> std::result::Result<Weights, String> 
     Ok(Weights(w))
 }
 
-/// Plays one self-play game at level 4 (depth 4, a little noise) from a
-/// random two-turn opening; returns the positions met and the result for
-/// White (1, 0.5 or 0).
-fn self_play(index: u32) -> (Vec<Position>, f64) {
+/// How the self-play games of `positions` are played.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct SelfPlay {
+    /// Each turn a full search of this many nodes; `None`: level 4 (depth
+    /// 4, a little noise).
+    pub(crate) nodes: Option<u64>,
+    /// Random turns from the start before the engine plays.
+    pub(crate) opening_turns: u32,
+}
+
+/// One position met in a self-play game, with the search's score for the
+/// side to move when it was a plain value (not a won or lost game).
+struct Seen {
+    pos: Position,
+    score: Option<i32>,
+}
+
+/// Plays one self-play game from a random opening; returns the quiet
+/// positions met after the opening's fourth turn and the result for White
+/// (1, 0.5 or 0).
+fn self_play(index: u32, how: SelfPlay) -> (Vec<Seen>, f64) {
     let mut engine = Engine::new(Config {
         table_bytes: 4 << 20,
         ..Config::default()
     });
     let stop = AtomicBool::new(false);
     let mut pos = Position::start();
-    for t in opening(0x7E8E1, index, 2) {
+    for t in opening(0x7E8E1, index, how.opening_turns) {
         if let Ok(next) = pos.play(&t) {
             pos = next;
         }
@@ -47,12 +64,22 @@ fn self_play(index: u32) -> (Vec<Position>, f64) {
     let mut n = 0u64;
     while pos.outcome().is_none() {
         n += 1;
+        let result = match how.nodes {
+            Some(nodes) => engine.search(&pos, Limits::nodes(nodes), &stop, |_| {}),
+            None => {
+                let seed = u64::from(index) << 16 | n;
+                let level = Level::new(4).unwrap_or(Level::MAX);
+                engine.play_level(&pos, level, seed, &stop)
+            }
+        };
         if n > 4 && !pos.has_capture() {
-            seen.push(pos);
+            let score = match result.info.score {
+                Score::Value(v) if how.nodes.is_some() => Some(v),
+                _ => None,
+            };
+            seen.push(Seen { pos, score });
         }
-        let seed = u64::from(index) << 16 | n;
-        let level = Level::new(4).unwrap_or(Level::MAX);
-        let Some(after) = engine.play_level(&pos, level, seed, &stop).after else {
+        let Some(after) = result.after else {
             break;
         };
         pos = after;
@@ -65,13 +92,20 @@ fn self_play(index: u32) -> (Vec<Position>, f64) {
     (seen, result)
 }
 
-pub(crate) fn positions(games: u32, out: &str) -> Result<()> {
-    let results: Vec<(Vec<Position>, f64)> = on_every_core(games as usize, |i| self_play(i as u32));
+/// Writes the quiet positions of `games` self-play games to `out`, a line
+/// each: `POSITION;RESULT`, the game's result for White, and with a
+/// search by nodes `;SCORE`, the search's score for the side to move.
+pub(crate) fn positions(games: u32, how: SelfPlay, out: &str) -> Result<()> {
+    let results: Vec<(Vec<Seen>, f64)> =
+        on_every_core(games as usize, |i| self_play(i as u32, how));
     let mut file = BufWriter::new(fs::File::create(out)?);
     let mut count = 0;
     for (seen, result) in &results {
-        for p in seen {
-            writeln!(file, "{p};{result}")?;
+        for s in seen {
+            match s.score {
+                Some(score) => writeln!(file, "{};{result};{score}", s.pos)?,
+                None => writeln!(file, "{};{result}", s.pos)?,
+            }
             count += 1;
         }
     }
@@ -91,14 +125,24 @@ struct Sample {
     result: f64,
 }
 
-fn load(path: &str) -> Result<Vec<Sample>> {
+/// Reads a data file; each position's target is `lambda` times the
+/// game's result plus `1 - lambda` times the search's score (through the
+/// logistic curve of scale `k`), the result alone where the line has no
+/// score. Positions with at most `min_stones` stones are left out (the
+/// endgame tables answer for them).
+fn load(path: &str, lambda: f64, k: f64, min_stones: usize) -> Result<Vec<Sample>> {
     let text = fs::read_to_string(path)?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let (pos, result) = line
-            .split_once(';')
-            .ok_or_else(|| format!("line {}: expected POSITION;RESULT", i + 1))?;
+        let mut fields = line.split(';');
+        let (Some(pos), Some(result)) = (fields.next(), fields.next()) else {
+            return Err(format!("line {}: expected POSITION;RESULT[;SCORE]", i + 1).into());
+        };
+        let score: Option<f64> = fields.next().map(str::parse).transpose()?;
         let pos = Position::from_setup(pos.parse::<Setup>()?)?;
+        if pos.board().occupied().count() <= min_stones {
+            continue;
+        }
         let sign = if pos.turn() == Color::White {
             1.0
         } else {
@@ -116,11 +160,12 @@ fn load(path: &str) -> Result<Vec<Sample>> {
         } else {
             f64::from(FIFTY_TURNS.saturating_sub(quiet)) / f64::from(FIFTY_TURNS - FADE_FROM)
         };
-        out.push(Sample {
-            f,
-            fade,
-            result: result.parse()?,
-        });
+        let result: f64 = result.parse()?;
+        let result = match score {
+            Some(s) => lambda * result + (1.0 - lambda) * sigmoid(k * sign * s),
+            None => result,
+        };
+        out.push(Sample { f, fade, result });
     }
     Ok(out)
 }
@@ -142,8 +187,23 @@ fn loss(data: &[Sample], w: &[f64; FEATURE_COUNT], k: f64) -> f64 {
     sum / data.len() as f64
 }
 
-pub(crate) fn fit(path: &str) -> Result<()> {
-    let data = load(path)?;
+/// How `fit` reads its data.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct FitData {
+    /// The weight of the game's result in each target, against the
+    /// search's score (1: the result alone).
+    pub(crate) lambda: f64,
+    /// The scale of the logistic curve that maps a search's score to an
+    /// expected result.
+    pub(crate) score_scale: f64,
+    /// Positions with at most this many stones are left out.
+    pub(crate) min_stones: usize,
+    /// Steps of gradient descent.
+    pub(crate) epochs: u32,
+}
+
+pub(crate) fn fit(path: &str, how: FitData) -> Result<()> {
+    let data = load(path, how.lambda, how.score_scale, how.min_stones)?;
     let start = Weights::DEFAULT.0.map(f64::from);
     // The scale that best fits the current weights, then the weights with
     // that scale fixed (material stays 100: it is the unit).
@@ -175,7 +235,7 @@ pub(crate) fn fit(path: &str) -> Result<()> {
         *l = if spread > 0.0 { 2000.0 / spread } else { 0.0 };
     }
     lr[0] = 0.0;
-    for epoch in 0..3000 {
+    for epoch in 0..how.epochs {
         let mut grad = [0.0; FEATURE_COUNT];
         for s in &data {
             let e: f64 = s.f.iter().zip(&w).map(|(x, w)| x * w).sum::<f64>() * s.fade;
