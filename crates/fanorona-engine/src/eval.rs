@@ -106,24 +106,6 @@ impl Default for Weights {
     }
 }
 
-/// How central each point is: its distance from the nearest edge, counted
-/// along both axes.
-const fn centrality() -> [i32; Square::COUNT] {
-    let mut out = [0; Square::COUNT];
-    let mut i = 0;
-    while i < Square::COUNT {
-        let file = (i % 9) as i32;
-        let rank = (i / 9) as i32;
-        let f = if file < 8 - file { file } else { 8 - file };
-        let r = if rank < 4 - rank { rank } else { 4 - rank };
-        out[i] = f + r;
-        i += 1;
-    }
-    out
-}
-
-const CENTRALITY: [i32; Square::COUNT] = centrality();
-
 /// The class of each point (see [`CLASSES`]): `rank class * 5 + file
 /// class`.
 const fn class_of() -> [u8; Square::COUNT] {
@@ -142,19 +124,27 @@ const fn class_of() -> [u8; Square::COUNT] {
 
 const CLASS_OF: [u8; Square::COUNT] = class_of();
 
+/// How central a class of points is: its distance from the nearest edge,
+/// counted along both axes (rank class plus file class).
+const fn class_centrality(class: usize) -> i32 {
+    (class / 5 + class % 5) as i32
+}
+
 /// Own stones less enemy stones on each class of points, and the same for
-/// [`CENTRALITY`] summed over the stones: one walk over the stones.
+/// how central the stones are ([`class_centrality`] summed over them).
 fn points(us: Bitboard, them: Bitboard) -> (i32, [i32; CLASSES]) {
-    let mut centre = 0;
     let mut classes = [0; CLASSES];
     for s in us {
-        centre += CENTRALITY[s.index()];
         classes[usize::from(CLASS_OF[s.index()])] += 1;
     }
     for s in them {
-        centre -= CENTRALITY[s.index()];
         classes[usize::from(CLASS_OF[s.index()])] -= 1;
     }
+    let centre = classes
+        .iter()
+        .enumerate()
+        .map(|(c, &d)| d * class_centrality(c))
+        .sum();
     (centre, classes)
 }
 
@@ -324,6 +314,35 @@ mod tests {
         Position::from_setup(text.parse::<Setup>().expect("text")).expect("legal")
     }
 
+    /// The stones of the side to move, the other side's, and the empty
+    /// points of `p`.
+    fn sides(p: &Position) -> (Bitboard, Bitboard, Bitboard) {
+        let b = p.board();
+        (
+            b.by_color(p.turn()),
+            b.by_color(!p.turn()),
+            b.empty_squares(),
+        )
+    }
+
+    /// How central each point is, counted on its own: its distance from
+    /// the nearest edge along both axes.
+    const fn centrality() -> [i32; Square::COUNT] {
+        let mut out = [0; Square::COUNT];
+        let mut i = 0;
+        while i < Square::COUNT {
+            let file = (i % 9) as i32;
+            let rank = (i / 9) as i32;
+            let f = if file < 8 - file { file } else { 8 - file };
+            let r = if rank < 4 - rank { rank } else { 4 - rank };
+            out[i] = f + r;
+            i += 1;
+        }
+        out
+    }
+
+    const CENTRALITY: [i32; Square::COUNT] = centrality();
+
     #[test]
     fn the_start_is_even_but_for_the_tempo_and_threats() {
         let f = features(&Position::start());
@@ -342,10 +361,8 @@ mod tests {
         ];
         for text in texts {
             let p = pos(text);
-            let b = p.board();
-            let us = b.by_color(p.turn());
-            let them = b.by_color(!p.turn());
-            let got = targets(us, them, b.empty_squares());
+            let (us, them, empty) = sides(&p);
+            let got = targets(us, them, empty);
             assert_eq!(got.any(), p.has_capture(), "{text}");
             // Every first stone a legal capture takes is a target.
             let mut want = Bitboard::EMPTY;
@@ -373,10 +390,8 @@ mod tests {
         ];
         for text in texts {
             let p = pos(text);
-            let b = p.board();
-            let us = b.by_color(p.turn());
-            let them = b.by_color(!p.turn());
-            let (most, total, first) = sweeps(us, them, b.empty_squares());
+            let (us, them, empty) = sides(&p);
+            let (most, total, first) = sweeps(us, them, empty);
             let taken: Vec<i32> = p
                 .legal_steps()
                 .into_iter()
@@ -385,7 +400,7 @@ mod tests {
                 .collect();
             assert_eq!(most, taken.iter().copied().max().unwrap_or(0), "{text}");
             assert_eq!(total, taken.iter().sum::<i32>(), "{text}");
-            assert_eq!(first, targets(us, them, b.empty_squares()), "{text}");
+            assert_eq!(first, targets(us, them, empty), "{text}");
         }
     }
 
