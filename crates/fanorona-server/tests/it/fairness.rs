@@ -37,6 +37,10 @@ const MAX_WAIT: Duration = Duration::from_secs(2);
 /// relay, and a slow machine.
 const SLACK: Duration = Duration::from_secs(3);
 
+/// How long the attacker's HTTP hints, and then its sockets, may take to
+/// end once the flood stops, on a loaded machine.
+const FLOOD_ENDS: Duration = Duration::from_secs(90);
+
 /// The server's limits as shipped (the test defaults lift them), one
 /// search thread, and the computer answering as soon as it has searched.
 fn shipped_limits(config: &mut fanorona_server::Config) {
@@ -367,7 +371,7 @@ async fn one_client_flooding_the_computer_does_not_take_it_from_another() {
     // The flood stops: the attacker's searches are dropped with its
     // sockets, and a newcomer's game gets its first turn at once.
     stop.send_replace(true);
-    timeout(Duration::from_secs(90), over_http)
+    timeout(FLOOD_ENDS, over_http)
         .await
         .expect("the HTTP hints end")
         .unwrap();
@@ -375,12 +379,9 @@ async fn one_client_flooding_the_computer_does_not_take_it_from_another() {
     // waiting to play, or wait for its last hint); all of them together
     // get the HTTP hints' limit, since on a loaded machine the close
     // handshakes queue behind the searches still being dropped.
-    let closed = timeout(
-        Duration::from_secs(90),
-        futures_util::future::join_all(tasks),
-    )
-    .await
-    .expect("the attacker's sockets close");
+    let closed = timeout(FLOOD_ENDS, futures_util::future::join_all(tasks))
+        .await
+        .expect("the attacker's sockets close");
     for task in closed {
         task.expect("an attacker socket closes cleanly");
     }
