@@ -218,6 +218,17 @@ pub(crate) enum Subcommand {
             allow_negative_numbers = true
         )]
         depth: Option<String>,
+        /// With --engine: `level L` and a plain `go` each turn, each engine
+        /// searching as its own level L does (levels 5 and 6: their own
+        /// node budgets).
+        #[arg(
+            long,
+            value_name = "L",
+            group = "go",
+            requires = "engine",
+            allow_negative_numbers = true
+        )]
+        level: Option<String>,
         /// Random turns played from the start before the players take
         /// over; with --engine, also a file of openings, one a line as
         /// `start moves TURN...` (see `fanorona openings`).

@@ -176,6 +176,7 @@ fn run(subcommand: Subcommand) -> Result<(), Failure> {
             time,
             nodes,
             depth,
+            level,
             openings,
             seed,
             sprt,
@@ -191,6 +192,7 @@ fn run(subcommand: Subcommand) -> Result<(), Failure> {
                     time,
                     nodes,
                     depth,
+                    level,
                     openings,
                     seed,
                     sprt,
@@ -203,6 +205,7 @@ fn run(subcommand: Subcommand) -> Result<(), Failure> {
             let engine_only = [
                 ("--nodes", nodes.is_some()),
                 ("--depth", depth.is_some()),
+                ("--level", level.is_some()),
                 ("--sprt", sprt.is_some()),
                 ("--concurrency", concurrency.is_some()),
                 ("--timeout", timeout.is_some()),

@@ -121,6 +121,7 @@ pub(crate) struct EngineMatch {
     pub(crate) time: Option<String>,
     pub(crate) nodes: Option<String>,
     pub(crate) depth: Option<String>,
+    pub(crate) level: Option<String>,
     pub(crate) openings: String,
     pub(crate) seed: String,
     pub(crate) sprt: Option<String>,
@@ -145,15 +146,16 @@ pub(crate) fn engine_match(out: &mut impl Write, ask: EngineMatch) -> Result<(),
         engines[0].name.push_str(" #1");
         engines[1].name.push_str(" #2");
     }
-    let go = match (&ask.time, &ask.nodes, &ask.depth) {
+    let go = match (&ask.time, &ask.nodes, &ask.depth, &ask.level) {
         (Some(ms), ..) => versus::Go::Time(parse_number("time", ms, 1)?),
-        (None, Some(n), _) => versus::Go::Nodes(parse_number("nodes", n, 1)?),
-        (None, None, Some(d)) => {
+        (None, Some(n), ..) => versus::Go::Nodes(parse_number("nodes", n, 1)?),
+        (None, None, Some(d), _) => {
             versus::Go::Depth(usage(parse_limit("depth", d))?.depth.unwrap_or(1))
         }
-        (None, None, None) => {
+        (None, None, None, Some(l)) => versus::Go::Level(usage(crate::report::parse_level(l))?),
+        (None, None, None, None) => {
             return Err(Failure::Usage(
-                "match --engine: expected --time MS, --nodes N or --depth D".into(),
+                "match --engine: expected --time MS, --nodes N, --depth D or --level L".into(),
             ))
         }
     };

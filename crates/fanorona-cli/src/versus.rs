@@ -22,7 +22,7 @@ use std::{
 };
 
 use fanorona::{Color, Position, Record, Score, Turn};
-use fanorona_engine::WinDrawLoss;
+use fanorona_engine::{Level, WinDrawLoss};
 
 use crate::{
     openings::Opening,
@@ -57,7 +57,7 @@ impl EngineCommand {
     }
 }
 
-/// How long each engine thinks about a turn: the `go` line it is sent.
+/// How long each engine thinks about a turn: the lines it is sent.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Go {
     /// `go time MS`.
@@ -66,15 +66,19 @@ pub(crate) enum Go {
     Nodes(u64),
     /// `go depth D`.
     Depth(u32),
+    /// `level L`, then a plain `go`: the engine's own level.
+    Level(Level),
 }
 
 impl fmt::Display for Go {
-    /// The arguments after `go`: `time 100`, `nodes 5000`, `depth 3`.
+    /// The lines sent for each turn: `go time 100`, `go nodes 5000`, `go
+    /// depth 3`, or `level 6, go`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Go::Time(ms) => write!(f, "time {ms}"),
-            Go::Nodes(n) => write!(f, "nodes {n}"),
-            Go::Depth(d) => write!(f, "depth {d}"),
+            Go::Time(ms) => write!(f, "go time {ms}"),
+            Go::Nodes(n) => write!(f, "go nodes {n}"),
+            Go::Depth(d) => write!(f, "go depth {d}"),
+            Go::Level(level) => write!(f, "level {}, go", level.number()),
         }
     }
 }
@@ -242,7 +246,7 @@ pub(crate) fn run(out: &mut impl Write, settings: &Settings) -> Result<bool, Fai
     };
     writeln!(
         out,
-        "{} against {}: go {}, {} openings from {}, each played with both colours; {}{}",
+        "{} against {}: {}, {} openings from {}, each played with both colours; {}{}",
         first.name,
         second.name,
         settings.go,
@@ -449,7 +453,7 @@ fn record_of(settings: &Settings, game: &Game) -> Record {
                 opening.line()
             ),
         ),
-        ("TimeControl", format!("go {}", settings.go)),
+        ("TimeControl", settings.go.to_string()),
         ("Reason", game.reason.clone()),
     ];
     for (name, value) in tags {
@@ -580,7 +584,13 @@ fn turn(
         line.push_str(&moves.join(" "));
     }
     process.send(&line)?;
-    process.send(&format!("go {}", settings.go))?;
+    match settings.go {
+        Go::Level(level) => {
+            process.send(&format!("level {}", level.number()))?;
+            process.send("go")?;
+        }
+        go => process.send(&go.to_string())?,
+    }
     let answer = process.expect(settings.timeout, "go with a bestturn", |line| {
         line.strip_prefix("bestturn ").map(|t| t.trim().to_owned())
     })?;

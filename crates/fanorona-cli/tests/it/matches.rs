@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{fanorona, ok};
+use crate::common::{fails, fanorona, ok};
 
 const BIN: &str = env!("CARGO_BIN_EXE_fanorona");
 
@@ -154,6 +154,71 @@ fn two_engines_play_each_opening_with_both_colours_and_the_record_replays() {
             "{replayed}"
         );
     }
+}
+
+#[test]
+fn engines_play_as_their_own_level_when_told_a_level() {
+    let dir = scratch("level");
+    let openings = write(&dir, "openings.txt", TWO_OPENINGS);
+    let log = dir.join("heard.txt");
+    // The real engine, with every line it is sent written down first.
+    let logged = write(
+        &dir,
+        "logged.sh",
+        &format!(
+            "tee -a {} | {BIN} engine --tables 0\n",
+            log.to_str().expect("UTF-8")
+        ),
+    );
+    let logged = format!("sh {logged}");
+    let record = dir.join("games.txt");
+    let record_text = record.to_str().expect("UTF-8").to_owned();
+    let out = ok(&[
+        "match",
+        "--engine",
+        &logged,
+        "--engine",
+        &engine(),
+        "--level",
+        "2",
+        "--openings",
+        &openings,
+        "--games",
+        "2",
+        "--record",
+        &record_text,
+    ]);
+    assert!(out.contains(": level 2, go, 2 openings from "), "{out}");
+    assert!(out.contains(" in 2 games, pairs "), "{out}");
+    let heard = std::fs::read_to_string(&log).expect("the engine's input");
+    let lines: Vec<&str> = heard.lines().collect();
+    let gos = lines.iter().filter(|l| l.starts_with("go")).count();
+    assert!(gos > 0, "{heard}");
+    // Every `go` is plain and comes right after `level 2`.
+    for (i, line) in lines.iter().enumerate() {
+        if line.starts_with("go") {
+            assert_eq!(*line, "go", "{heard}");
+            assert_eq!(lines[i - 1], "level 2", "{heard}");
+        }
+    }
+    let text = std::fs::read_to_string(&record).expect("the record file");
+    assert_eq!(
+        text.matches("[TimeControl \"level 2, go\"]").count(),
+        2,
+        "{text}"
+    );
+    let e = engine();
+    let err = fails(
+        2,
+        &[
+            "match", "--engine", &e, "--engine", &e, "--level", "7", "--games", "2",
+        ],
+    );
+    assert!(err.contains("invalid level \"7\""), "{err}");
+    // In-process matches choose their levels with --white and --black.
+    let run = fanorona(&["match", "--white", "1", "--black", "2", "--level", "2"]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(run.stderr.contains("--level"), "{run:?}");
 }
 
 #[test]
@@ -344,7 +409,7 @@ fn bad_match_options_are_usage_errors() {
         ),
         (
             vec!["--engine", &e, "--engine", &e, "--games", "2"],
-            "expected --time MS, --nodes N or --depth D",
+            "expected --time MS, --nodes N, --depth D or --level L",
         ),
         (
             vec![
