@@ -121,7 +121,7 @@ fn generate(pos: &Position, out: &mut Vec<Child>, turns: &mut impl Turns) {
     }
     let mut steps = StepList::new();
     pos.legal_steps_into(&mut steps);
-    for step in steps {
+    for &step in &steps {
         let next = pos.play_step_unchecked(step);
         turns.start(step.from());
         turns.push(step.to(), step.kind());
@@ -176,7 +176,7 @@ fn extend(
     }
     let mut steps = StepList::new();
     pos.legal_steps_into(&mut steps);
-    for step in steps {
+    for &step in &steps {
         let next = pos.play_step_unchecked(step);
         turns.push(step.to(), step.kind());
         extend(&next, them_before, origin, step.to().index(), out, turns);

@@ -124,6 +124,18 @@ const fn class_of() -> [u8; Square::COUNT] {
 
 const CLASS_OF: [u8; Square::COUNT] = class_of();
 
+/// The points of each class.
+const CLASS_MASKS: [Bitboard; CLASSES] = {
+    let mut out = [Bitboard::EMPTY; CLASSES];
+    let mut i = 0;
+    while i < Square::COUNT {
+        let c = CLASS_OF[i] as usize;
+        out[c] = Bitboard(out[c].0 | 1 << i);
+        i += 1;
+    }
+    out
+};
+
 /// How central a class of points is: its distance from the nearest edge,
 /// counted along both axes (rank class plus file class).
 const fn class_centrality(class: usize) -> i32 {
@@ -134,17 +146,11 @@ const fn class_centrality(class: usize) -> i32 {
 /// how central the stones are ([`class_centrality`] summed over them).
 fn points(us: Bitboard, them: Bitboard) -> (i32, [i32; CLASSES]) {
     let mut classes = [0; CLASSES];
-    for s in us {
-        classes[usize::from(CLASS_OF[s.index()])] += 1;
+    let mut centre = 0;
+    for (c, (d, &mask)) in classes.iter_mut().zip(&CLASS_MASKS).enumerate() {
+        *d = (us & mask).count() as i32 - (them & mask).count() as i32;
+        centre += *d * class_centrality(c);
     }
-    for s in them {
-        classes[usize::from(CLASS_OF[s.index()])] -= 1;
-    }
-    let centre = classes
-        .iter()
-        .enumerate()
-        .map(|(c, &d)| d * class_centrality(c))
-        .sum();
     (centre, classes)
 }
 
@@ -152,30 +158,56 @@ fn points(us: Bitboard, them: Bitboard) -> (i32, [i32; CLASSES]) {
 /// stones all of them together could (each line counted once per way of
 /// taking it), and the first stone of every such line: [`targets`].
 fn sweeps(us: Bitboard, them: Bitboard, empty: Bitboard) -> (i32, i32, Bitboard) {
-    let mut most = 0;
-    let mut total = 0;
-    let mut first = Bitboard::EMPTY;
-    for d in Direction::ALL {
-        // Approach along d: the line starts after the landing point and
-        // runs along d. Withdrawal along d: it starts behind the stone and
-        // runs the other way.
-        let back = d.opposite();
-        let starts = [
-            (them & (us.shift(d) & empty).shift(d), d),
-            (them & (us & empty.shift(back)).shift(back), back),
-        ];
-        for (mut line, along) in starts {
-            first |= line;
-            let mut k = 0;
-            while line.any() {
-                k += 1;
-                total += line.count() as i32;
-                line = line.shift(along) & them;
-            }
-            most = most.max(k);
-        }
+    let mut acc = (0, 0, Bitboard::EMPTY);
+    // One copy for each direction, so that each sees its shifts as
+    // constants.
+    sweeps_along::<0>(us, them, empty, &mut acc);
+    sweeps_along::<1>(us, them, empty, &mut acc);
+    sweeps_along::<2>(us, them, empty, &mut acc);
+    sweeps_along::<3>(us, them, empty, &mut acc);
+    sweeps_along::<4>(us, them, empty, &mut acc);
+    sweeps_along::<5>(us, them, empty, &mut acc);
+    sweeps_along::<6>(us, them, empty, &mut acc);
+    sweeps_along::<7>(us, them, empty, &mut acc);
+    acc
+}
+
+/// [`sweeps`] along the direction of index `D`, added into `(most, total,
+/// first)`.
+#[inline(always)]
+fn sweeps_along<const D: usize>(
+    us: Bitboard,
+    them: Bitboard,
+    empty: Bitboard,
+    (most, total, first): &mut (i32, i32, Bitboard),
+) {
+    // Approach along d: the line starts after the landing point and runs
+    // along d. Withdrawal along d: it starts behind the stone and runs the
+    // other way.
+    let d = Direction::from_index(D);
+    let back = d.opposite();
+    for (line, along) in [
+        (them & (us.shift(d) & empty).shift(d), d),
+        (them & (us & empty.shift(back)).shift(back), back),
+    ] {
+        *first |= line;
+        let (k, stones) = sweep(line, along, them);
+        *total += stones;
+        *most = (*most).max(k);
     }
-    (most, total, first)
+}
+
+/// How far the lines that start at `line` run along `along` through
+/// `them` (the longest, in stones), and their stones together.
+#[inline(always)]
+fn sweep(mut line: Bitboard, along: Direction, them: Bitboard) -> (i32, i32) {
+    let (mut k, mut stones) = (0, 0);
+    while line.any() {
+        k += 1;
+        stones += line.count() as i32;
+        line = line.shift(along) & them;
+    }
+    (k, stones)
 }
 
 /// Pairs of own stones next to each other on a line, each pair once.
@@ -193,23 +225,22 @@ fn pairs(us: Bitboard) -> i32 {
 
 /// Paika steps the stones `us` could make.
 fn mobility(us: Bitboard, empty: Bitboard) -> i32 {
-    Direction::ALL
-        .iter()
-        .map(|&d| (us.shift(d) & empty).count() as i32)
-        .sum()
+    let mut n = 0;
+    Direction::each(|d| n += (us.shift(d) & empty).count() as i32);
+    n
 }
 
 /// Enemy stones `us` could capture (the first stone of each line) with one
 /// step, by approach or by withdrawal.
 pub(crate) fn targets(us: Bitboard, them: Bitboard, empty: Bitboard) -> Bitboard {
     let mut out = Bitboard::EMPTY;
-    for d in Direction::ALL {
+    Direction::each(|d| {
         // Approach: step along d onto an empty point, the enemy is next.
         out |= them & (us.shift(d) & empty).shift(d);
         // Withdrawal: step along d, the enemy is just behind.
         let back = d.opposite();
         out |= them & (us & empty.shift(back)).shift(back);
-    }
+    });
     out
 }
 

@@ -114,20 +114,20 @@ pub(crate) fn count_paika(us: Bitboard, them: Bitboard) -> u64 {
         .sum()
 }
 
-/// The unbroken run of enemy stones starting at `first` and going along `d`.
+/// The unbroken run of enemy stones beyond `from` along `d`: none when the
+/// next point is empty, own or off the board.
 #[inline]
-pub(crate) fn enemy_line(first: Square, d: Direction, them: Bitboard) -> Bitboard {
-    let ray = RAYS[first.index()][d.index()];
+pub(crate) fn enemy_run(from: Square, d: Direction, them: Bitboard) -> Bitboard {
+    let ray = RAYS[from.index()][d.index()];
     let blockers = ray & !them.0;
-    let beyond = if blockers == 0 {
+    Bitboard(if blockers == 0 {
         ray
     } else if d.offset() > 0 {
         ray & ((blockers & blockers.wrapping_neg()) - 1)
     } else {
         let top = 63 - blockers.leading_zeros();
         ray & (u64::MAX << (top + 1))
-    };
-    Bitboard(beyond) | Bitboard::from_square(first)
+    })
 }
 
 /// The enemy stones a capture step takes, or none if the step does not
@@ -135,21 +135,12 @@ pub(crate) fn enemy_line(first: Square, d: Direction, them: Bitboard) -> Bitboar
 #[inline]
 pub(crate) fn captured_by(step: Step, them: Bitboard) -> Bitboard {
     let d = step.direction();
-    let first = match step.kind() {
-        StepKind::Paika => None,
-        StepKind::Approach => d.step(step.to()),
-        StepKind::Withdrawal => d.opposite().step(step.from()),
-    };
-    match first {
-        Some(sq) if them.contains(sq) => {
-            let line_dir = if step.kind() == StepKind::Approach {
-                d
-            } else {
-                d.opposite()
-            };
-            enemy_line(sq, line_dir, them)
-        }
-        _ => Bitboard::EMPTY,
+    match step.kind() {
+        StepKind::Paika => Bitboard::EMPTY,
+        // The line starts just past the landing point and runs on.
+        StepKind::Approach => enemy_run(step.to(), d, them),
+        // The line starts just behind the stone and runs away from it.
+        StepKind::Withdrawal => enemy_run(step.from(), d.opposite(), them),
     }
 }
 
@@ -166,25 +157,42 @@ fn push_all(out: &mut StepList, movers: Bitboard, d: Direction, kind: StepKind) 
 /// there is no capture anywhere.
 pub(crate) fn start_steps(us: Bitboard, them: Bitboard, out: &mut StepList) {
     let empty = !(us | them);
-    for d in Direction::ALL {
-        push_all(
-            out,
-            approach_movers(us, them, empty, d),
-            d,
-            StepKind::Approach,
-        );
-        push_all(
-            out,
-            withdrawal_movers(us, them, empty, d),
-            d,
-            StepKind::Withdrawal,
-        );
-    }
+    // One copy for each direction, so that each sees its shifts as
+    // constants.
+    captures_along::<0>(us, them, empty, out);
+    captures_along::<1>(us, them, empty, out);
+    captures_along::<2>(us, them, empty, out);
+    captures_along::<3>(us, them, empty, out);
+    captures_along::<4>(us, them, empty, out);
+    captures_along::<5>(us, them, empty, out);
+    captures_along::<6>(us, them, empty, out);
+    captures_along::<7>(us, them, empty, out);
     if out.is_empty() {
-        for d in Direction::ALL {
-            push_all(out, paika_movers(us, empty, d), d, StepKind::Paika);
-        }
+        Direction::each(|d| push_all(out, paika_movers(us, empty, d), d, StepKind::Paika));
     }
+}
+
+/// The captures of `us` along the direction of index `D`.
+#[inline(always)]
+fn captures_along<const D: usize>(
+    us: Bitboard,
+    them: Bitboard,
+    empty: Bitboard,
+    out: &mut StepList,
+) {
+    let d = Direction::from_index(D);
+    push_all(
+        out,
+        approach_movers(us, them, empty, d),
+        d,
+        StepKind::Approach,
+    );
+    push_all(
+        out,
+        withdrawal_movers(us, them, empty, d),
+        d,
+        StepKind::Withdrawal,
+    );
 }
 
 /// The state of a capture chain in progress, for generation.
@@ -203,37 +211,100 @@ pub(crate) fn for_each_continuation(
     them: Bitboard,
     mut f: impl FnMut(Step),
 ) {
-    let stone = Bitboard::from_square(chain.stone);
-    let open = !(us | them) - chain.visited;
-    for d in Direction::ALL {
-        if d == chain.last {
+    let open = (!(us | them) - chain.visited).0;
+    let reach = &REACH[chain.stone.index()];
+    for (d, r) in reach.iter().enumerate() {
+        if d == chain.last.index() || r.landing & open == 0 {
             continue;
         }
-        let landing = stone.shift(d) & open;
-        if landing.is_empty() {
-            continue;
+        let dir = Direction::from_index(d);
+        if r.approach & them.0 != 0 {
+            f(Step::from_parts(chain.stone, dir, StepKind::Approach));
         }
-        if (landing.shift(d) & them).any() {
-            f(Step::from_parts(chain.stone, d, StepKind::Approach));
-        }
-        if (stone.shift(d.opposite()) & them).any() {
-            f(Step::from_parts(chain.stone, d, StepKind::Withdrawal));
+        if r.withdrawal & them.0 != 0 {
+            f(Step::from_parts(chain.stone, dir, StepKind::Withdrawal));
         }
     }
 }
 
+/// For each point and direction: the landing point one step along the
+/// direction, and the points whose enemy stone a step there would capture
+/// by approach (two steps along it) and by withdrawal (one step back). No
+/// landing where the line does not go on.
+#[derive(Copy, Clone)]
+struct Reach {
+    landing: u64,
+    approach: u64,
+    withdrawal: u64,
+}
+
+const fn compute_reach() -> [[Reach; 8]; Square::COUNT] {
+    let empty = Reach {
+        landing: 0,
+        approach: 0,
+        withdrawal: 0,
+    };
+    let mut out = [[empty; 8]; Square::COUNT];
+    let mut sq = 0;
+    while sq < Square::COUNT {
+        let stone = Bitboard(1 << sq);
+        let mut d = 0;
+        while d < 8 {
+            let dir = Direction::from_index(d);
+            let landing = stone.shift(dir);
+            out[sq][d] = Reach {
+                landing: landing.0,
+                approach: landing.shift(dir).0,
+                withdrawal: stone.shift(dir.opposite()).0,
+            };
+            d += 1;
+        }
+        sq += 1;
+    }
+    out
+}
+
+const REACH_TABLE: [[Reach; 8]; Square::COUNT] = compute_reach();
+static REACH: [[Reach; 8]; Square::COUNT] = REACH_TABLE;
+
+/// For each point, its [`REACH`] in all directions together: with no
+/// landing open or no enemy stone where one would be taken, no capture.
+static AROUND: [Reach; Square::COUNT] = {
+    let mut out = [Reach {
+        landing: 0,
+        approach: 0,
+        withdrawal: 0,
+    }; Square::COUNT];
+    let mut sq = 0;
+    while sq < Square::COUNT {
+        let mut d = 0;
+        while d < 8 {
+            let r = REACH_TABLE[sq][d];
+            out[sq].landing |= r.landing;
+            out[sq].approach |= r.approach;
+            out[sq].withdrawal |= r.withdrawal;
+            d += 1;
+        }
+        sq += 1;
+    }
+    out
+};
+
 /// Whether the chain's stone has any further capture.
 #[inline]
 pub(crate) fn has_continuation(chain: ChainState, us: Bitboard, them: Bitboard) -> bool {
-    let stone = Bitboard::from_square(chain.stone);
-    let open = !(us | them) - chain.visited;
-    Direction::ALL.into_iter().any(|d| {
-        d != chain.last && {
-            let landing = stone.shift(d) & open;
-            landing.any()
-                && ((landing.shift(d) & them).any() || (stone.shift(d.opposite()) & them).any())
-        }
-    })
+    let open = (!(us | them) - chain.visited).0;
+    let around = &AROUND[chain.stone.index()];
+    if around.landing & open == 0 || (around.approach | around.withdrawal) & them.0 == 0 {
+        return false;
+    }
+    let reach = &REACH[chain.stone.index()];
+    let last = chain.last.index();
+    let mut any = false;
+    for (d, r) in reach.iter().enumerate() {
+        any |= (d != last) & (r.landing & open != 0) & ((r.approach | r.withdrawal) & them.0 != 0);
+    }
+    any
 }
 
 #[cfg(test)]
@@ -245,16 +316,29 @@ mod tests {
     }
 
     #[test]
-    fn enemy_line_stops_at_empty_own_and_edge() {
+    fn enemy_run_stops_at_empty_own_and_edge() {
         let them = bb(&[Square::F3, Square::G3, Square::I3]);
         assert_eq!(
-            enemy_line(Square::F3, Direction::East, them),
+            enemy_run(Square::E3, Direction::East, them),
             bb(&[Square::F3, Square::G3])
         );
+        assert_eq!(
+            enemy_run(Square::D3, Direction::East, them),
+            Bitboard::EMPTY
+        );
+        assert_eq!(
+            enemy_run(Square::I3, Direction::East, them),
+            Bitboard::EMPTY
+        );
         let them = bb(&[Square::C3, Square::B3, Square::A3]);
-        assert_eq!(enemy_line(Square::C3, Direction::West, them), them);
+        assert_eq!(enemy_run(Square::D3, Direction::West, them), them);
         let them = bb(&[Square::D2, Square::C1]);
-        assert_eq!(enemy_line(Square::D2, Direction::SouthWest, them), them);
+        assert_eq!(enemy_run(Square::E3, Direction::SouthWest, them), them);
+        // No diagonal runs from a weak point.
+        assert_eq!(
+            enemy_run(Square::D3, Direction::SouthWest, them),
+            Bitboard::EMPTY
+        );
     }
 
     #[test]
@@ -277,6 +361,66 @@ mod tests {
             });
             assert_eq!(has_capture(us, them), expected, "{us:?}\n{them:?}");
         }
+    }
+
+    /// The continuations of a chain as the rules say them, point by point:
+    /// a step along a line to an open point (empty, not visited, not back
+    /// the way the stone came), capturing the enemy stone next beyond it
+    /// or just behind the stone.
+    fn continuations_by_definition(chain: ChainState, us: Bitboard, them: Bitboard) -> Vec<Step> {
+        let open = !(us | them) - chain.visited;
+        let mut out = Vec::new();
+        for d in Direction::ALL {
+            if d == chain.last || (d.is_diagonal() && !chain.stone.is_strong()) {
+                continue;
+            }
+            let Some(to) = d.step(chain.stone).filter(|&to| open.contains(to)) else {
+                continue;
+            };
+            if d.step(to).is_some_and(|q| them.contains(q)) {
+                out.push(Step::from_parts(chain.stone, d, StepKind::Approach));
+            }
+            if d.opposite()
+                .step(chain.stone)
+                .is_some_and(|q| them.contains(q))
+            {
+                out.push(Step::from_parts(chain.stone, d, StepKind::Withdrawal));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn continuations_agree_with_the_rules_on_random_boards() {
+        let mut seed = 0x0fed_cba9_8765_4321_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut continued = 0;
+        for _ in 0..50_000 {
+            let stones = next() & Bitboard::FULL.0;
+            let split = next();
+            let stone = Square::from_index_unchecked((next() % 45) as u32);
+            let us = Bitboard(stones & split).with(stone);
+            let them = Bitboard(stones & !split).without(stone);
+            let visited = (Bitboard(next() & next() & Bitboard::FULL.0) - them - us).with(stone);
+            let chain = ChainState {
+                stone,
+                visited,
+                last: Direction::from_index((next() % 8) as usize),
+            };
+            let expected = continuations_by_definition(chain, us, them);
+            let mut got = Vec::new();
+            for_each_continuation(chain, us, them, |s| got.push(s));
+            assert_eq!(got, expected, "{chain:?}\n{us:?}\n{them:?}");
+            assert_eq!(has_continuation(chain, us, them), !expected.is_empty());
+            continued += usize::from(!expected.is_empty());
+        }
+        // Both answers occur often enough to be tested.
+        assert!(continued > 5_000 && continued < 45_000, "{continued}");
     }
 
     #[test]

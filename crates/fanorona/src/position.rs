@@ -619,7 +619,7 @@ impl Position {
     pub fn for_each_turn(&self, mut f: impl FnMut(&Turn)) {
         let mut steps = StepList::new();
         self.legal_steps_into(&mut steps);
-        for step in steps {
+        for &step in &steps {
             let mut turn = Turn::new(step.from());
             if step.is_capture() {
                 let after = self.play_step_unchecked(step);
