@@ -18,6 +18,10 @@ pub(crate) struct Cli {
 
 /// The subcommands, one variant each.
 #[derive(Debug, clap::Subcommand)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "made once from the command line, so its size costs nothing"
+)]
 pub(crate) enum Subcommand {
     /// Print every legal complete turn, one per line, sorted.
     Moves {
