@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test of the project: Rust (unit, integration, doc), the web
+# Runs every test of the project: Rust (unit, integration, doc), the
+# check that the browser's engine is the build of the source, the web
 # client's unit tests, and the browser tests in Chromium. On a fresh clone
 # it first installs what the web tests need: the npm packages (`npm ci`,
 # when node_modules is missing or older than package-lock.json) and
@@ -42,6 +43,11 @@ fi
 
 echo "== cargo test"
 cargo test --workspace --locked
+
+# The pages load the engine from web/engine/fanorona.wasm: it must be the
+# build of this source (adds the wasm32-unknown-unknown target if needed).
+echo "== the engine for the browser"
+bash scripts/build-wasm.sh --check
 
 if [ -f package.json ]; then
   echo "== web unit tests"

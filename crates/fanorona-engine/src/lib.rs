@@ -4,6 +4,7 @@
 mod arena;
 mod bench;
 mod children;
+mod clock;
 mod eval;
 mod level;
 mod limits;

@@ -2,12 +2,13 @@
 //! the weak ones score every turn to a small depth and let chance choose
 //! among the nearly best ([`pick`]).
 
-use std::{sync::atomic::AtomicBool, time::Instant};
+use std::sync::atomic::AtomicBool;
 
 use fanorona::Position;
 
 use crate::{
     children::{root_children, turn_to},
+    clock::Start,
     limits::Limits,
     score::{Score, INFINITY},
     search::{params::FULL_QUIESCENCE, Engine, Info, SearchResult},
@@ -58,7 +59,7 @@ impl Engine {
             return self.search(pos, limits, stop, |_| {});
         }
         let depth = spec.depth.unwrap_or(1);
-        let start = Instant::now();
+        let start = Start::now();
         self.prepare(Limits::depth(depth), start);
         let (mut root, mut turns) = (Vec::new(), Vec::new());
         root_children(pos, &mut root, &mut turns);

@@ -25,6 +25,7 @@ use fanorona::{Position, Turn};
 
 use crate::{
     children::{root_children, turn_to, Child},
+    clock::Start,
     eval::Weights,
     limits::Limits,
     score::{Score, INFINITY, MATE, MATE_BOUND, TABLE_WIN, WIN_BOUND},
@@ -187,7 +188,7 @@ impl Engine {
         stop: &AtomicBool,
         mut on_info: impl FnMut(&Info),
     ) -> SearchResult {
-        let start = Instant::now();
+        let start = Start::now();
         self.prepare(limits, start);
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut root = std::mem::take(&mut self.stack[0]);
@@ -255,13 +256,13 @@ impl Engine {
 
     /// Sets the limits of a search starting at `start`, and clears what
     /// the last one counted.
-    pub(crate) fn prepare(&mut self, limits: Limits, start: Instant) {
+    pub(crate) fn prepare(&mut self, limits: Limits, start: Start) {
         self.tt.new_search();
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        self.deadline = limits.time.map(|t| start + t);
+        self.deadline = limits.time.and_then(|t| start.deadline(t));
         self.history.new_search();
     }
 

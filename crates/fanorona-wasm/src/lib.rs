@@ -1,0 +1,148 @@
+//! The rules and the engine for the browser: what the page's worker asks
+//! of them, as text in and text out, the same lines the command line
+//! prints (`fanorona analyse`). [`abi`] is the thin layer of exported
+//! functions the worker calls; everything else is safe Rust, tested on
+//! the host like the rest of the workspace.
+
+pub mod abi;
+
+use std::{fmt::Write, sync::atomic::AtomicBool, sync::Arc};
+
+use fanorona::{Position, Setup};
+use fanorona_engine::{Config, Engine, Info, Limits, Tables, MAX_DEPTH};
+
+/// What the worker holds between calls: the engine and its tables.
+#[derive(Debug, Default)]
+pub struct Analyser {
+    tables: Option<Arc<Tables>>,
+}
+
+/// Reads position text, or `start` for the start position.
+pub fn position(text: &str) -> Result<Position, String> {
+    let text = text.trim();
+    if text == "start" {
+        return Ok(Position::start());
+    }
+    let setup: Setup = text
+        .parse()
+        .map_err(|err| format!("invalid position {text:?}: {err}"))?;
+    Position::from_setup(setup).map_err(|err| format!("illegal position {text:?}: {err}"))
+}
+
+/// The `info` line of a completed depth, as `fanorona analyse` prints it
+/// but without `nps` and `time` (the page times the search itself):
+/// `info depth 3 seldepth 7 score cp 35 nodes 1200 pv d3-e3A f4-f3A`.
+pub fn info_line(info: &Info) -> String {
+    let mut line = format!(
+        "info depth {} seldepth {} score {} nodes {}",
+        info.depth, info.seldepth, info.score, info.nodes
+    );
+    if !info.pv.is_empty() {
+        line.push_str(" pv");
+        for turn in &info.pv {
+            let _ = write!(line, " {turn}");
+        }
+    }
+    line
+}
+
+impl Analyser {
+    /// Builds the endgame tables of up to `stones` stones (0 for none, at
+    /// most 5) for the searches that follow; returns their size in bytes.
+    pub fn set_tables(&mut self, stones: usize) -> usize {
+        self.tables = (stones >= 2).then(|| Arc::new(Tables::build(stones)));
+        self.tables.as_ref().map_or(0, |t| t.bytes())
+    }
+
+    /// Searches the position `text` with a new game's engine, as
+    /// `fanorona analyse TEXT --nodes N` (or `--depth D`) does: `nodes`
+    /// and `depth` are limits where not 0 (depth at most
+    /// [`MAX_DEPTH`]). Calls `on_line` with each depth's `info` line and
+    /// returns the last line, `bestturn TURN`, or the game's `result` and
+    /// `bestturn none`; an error line `error REASON` for a bad position or
+    /// no limit.
+    pub fn analyse(
+        &mut self,
+        text: &str,
+        nodes: u64,
+        depth: u32,
+        mut on_line: impl FnMut(&str),
+    ) -> String {
+        let pos = match position(text) {
+            Ok(pos) => pos,
+            Err(reason) => return format!("error {reason}"),
+        };
+        if nodes == 0 && depth == 0 {
+            return "error a limit is needed: nodes or depth".into();
+        }
+        if depth > MAX_DEPTH {
+            return format!("error invalid depth {depth}: expected 1 to {MAX_DEPTH}");
+        }
+        if let Some(outcome) = pos.outcome() {
+            return format!("result {outcome}\nbestturn none");
+        }
+        let limits = Limits {
+            nodes: (nodes > 0).then_some(nodes),
+            depth: (depth > 0).then_some(depth),
+            time: None,
+        };
+        let mut engine = Engine::new(Config::default());
+        engine.set_tables(self.tables.clone());
+        let stop = AtomicBool::new(false);
+        let result = engine.search(&pos, limits, &stop, |info| on_line(&info_line(info)));
+        match result.best {
+            Some(turn) => format!("bestturn {turn}"),
+            None => "bestturn none".into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_search_by_nodes_reports_each_depth_and_a_legal_best_turn() {
+        let mut analyser = Analyser::default();
+        let mut lines = Vec::new();
+        let last = analyser.analyse("start", 20_000, 0, |l| lines.push(l.to_owned()));
+        assert!(lines.len() >= 2, "{lines:?}");
+        for (i, line) in lines.iter().enumerate() {
+            assert!(
+                line.starts_with(&format!("info depth {} ", i + 1)),
+                "{line}"
+            );
+        }
+        let turn = last.strip_prefix("bestturn ").expect("a best turn");
+        let parsed: fanorona::Turn = turn.parse().expect("a turn");
+        assert!(Position::start().play(&parsed).is_ok(), "{turn}");
+    }
+
+    #[test]
+    fn the_same_search_gives_the_same_lines_every_time() {
+        let mut analyser = Analyser::default();
+        let run = |a: &mut Analyser| {
+            let mut lines = Vec::new();
+            let last = a.analyse("start", 5_000, 0, |l| lines.push(l.to_owned()));
+            lines.push(last);
+            lines
+        };
+        let first = run(&mut analyser);
+        assert_eq!(first, run(&mut analyser));
+    }
+
+    #[test]
+    fn bad_input_gets_an_error_line() {
+        let mut analyser = Analyser::default();
+        let none = |_: &str| panic!("no search");
+        assert!(analyser
+            .analyse("nonsense", 100, 0, none)
+            .starts_with("error invalid position"));
+        assert!(analyser
+            .analyse("start", 0, 0, none)
+            .starts_with("error a limit"));
+        assert!(analyser
+            .analyse("start", 0, 99, none)
+            .starts_with("error invalid depth"));
+    }
+}
