@@ -25,7 +25,7 @@ if command -v rustup >/dev/null 2>&1 && ! rustup target list --installed | grep 
   rustup target add "$target"
 fi
 cargo build --quiet --locked --profile wasm -p fanorona-wasm --target "$target"
-built="target/$target/wasm/fanorona_wasm.wasm"
+built="${CARGO_TARGET_DIR:-target}/$target/wasm/fanorona_wasm.wasm"
 hash=$(sha256sum "$built" | cut -c1-16)
 module="// Written by scripts/build-wasm.sh: the engine's file, named by its
 // content so that it can be cached for good.
