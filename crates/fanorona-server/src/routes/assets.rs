@@ -34,7 +34,31 @@ pub(super) async fn static_file(uri: Uri, choice: Choice, headers: HeaderMap) ->
     if super::template::is_template(uri.path()) {
         return page_with_status(Message::Missing, StatusCode::NOT_FOUND, choice, &headers);
     }
-    respond::<Web>(uri.path(), choice, &headers)
+    let mut response = respond::<Web>(uri.path(), choice, &headers);
+    if versioned(&uri, &response) {
+        response.headers_mut().insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("public, max-age=31536000, immutable"),
+        );
+    }
+    response
+}
+
+/// Whether the request names the file's content: a query `v=` with the
+/// first 16 hex digits of its SHA-256, as the pages ask for the engine
+/// (`scripts/build-wasm.sh` writes the name). Such an answer never
+/// changes, so it may be cached for a year without asking again; any other
+/// `v` (an older file's) gets the current file, revalidated as usual.
+fn versioned(uri: &Uri, response: &Response) -> bool {
+    let Some(version) = uri.query().and_then(|q| q.strip_prefix("v=")) else {
+        return false;
+    };
+    let etag = response.headers().get(header::ETAG);
+    version.len() == 16
+        && version.bytes().all(|b| b.is_ascii_hexdigit())
+        && etag
+            .and_then(|e| e.to_str().ok())
+            .is_some_and(|e| e.trim_start_matches('"').starts_with(version))
 }
 
 /// Answers a request for `path` from the files of `E`: `/` and paths
@@ -316,14 +340,15 @@ pub(crate) fn compress_all<E: Folder>() {
     COMPRESSED.send_replace(true);
 }
 
-/// Whether a file is worth compressing: text of some size. Images other
-/// than SVG, fonts and archives are compressed already.
+/// Whether a file is worth compressing: text or WebAssembly of some size.
+/// Images other than SVG, fonts and archives are compressed already.
 fn compressible(file: &File) -> bool {
     let mime = &file.mime;
     let text = mime.starts_with("text/")
         || mime.contains("javascript")
         || mime.contains("json")
-        || mime.contains("xml");
+        || mime.contains("xml")
+        || mime == "application/wasm";
     text && file.data.len() >= MIN_COMPRESSED_SIZE
 }
 

@@ -10,8 +10,11 @@ use axum::{
 use crate::state::AppState;
 
 /// The Content-Security-Policy: only the site's own files, no inline script
-/// or style, no framing, sockets to the site itself.
-pub(crate) const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+/// or style, no framing, sockets to the site itself. `'wasm-unsafe-eval'`
+/// lets the site's own WebAssembly (the engine, `web/engine/`) be
+/// compiled, and nothing else: `eval` stays refused.
+pub(crate) const CSP: &str =
+    "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; \
      img-src 'self'; font-src 'self'; connect-src 'self'; manifest-src 'self'; \
      base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 

@@ -345,3 +345,55 @@ async fn the_api_and_the_websocket_are_not_compressed() {
     ws.close().await;
     server.stop().await;
 }
+
+#[tokio::test]
+async fn the_engine_goes_out_compressed_and_named_by_its_content_is_cached_for_good() {
+    let server = start().await;
+    compressed().await;
+    // The name the pages load it by, which scripts/build-wasm.sh writes.
+    let module = String::from_utf8(web_file("js/engine-file.js")).unwrap();
+    let name = module
+        .split_once("ENGINE_FILE = '")
+        .and_then(|(_, rest)| rest.split('\'').next())
+        .expect("the file's name");
+    let (path, version) = name.split_once("?v=").expect("a version in the name");
+    assert_eq!(version.len(), 16, "{name}");
+    let headers = |resp: &reqwest::Response, name| {
+        resp.headers()
+            .get(name)
+            .map(|v: &header::HeaderValue| v.to_str().unwrap().to_owned())
+    };
+    let ask = |path: String| server.http.get(server.url(&path)).send();
+    let resp = ask(name.to_owned()).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert_eq!(
+        headers(&resp, header::CONTENT_TYPE).as_deref(),
+        Some("application/wasm")
+    );
+    assert_eq!(
+        headers(&resp, header::CACHE_CONTROL).as_deref(),
+        Some("public, max-age=31536000, immutable")
+    );
+    // Any other name revalidates: the file itself, or an older version.
+    for other in [path.to_owned(), format!("{path}?v=0123456789abcdef")] {
+        let resp = ask(other.clone()).await.unwrap();
+        assert_eq!(resp.status(), StatusCode::OK, "{other}");
+        assert_eq!(
+            headers(&resp, header::CACHE_CONTROL).as_deref(),
+            Some("no-cache"),
+            "{other}"
+        );
+    }
+    // Compressed, to the same bytes.
+    let answer = get(&server, name, &accepting("br")).await;
+    assert_eq!(answer.encoding.as_deref(), Some("br"));
+    let file = web_file("engine/fanorona.wasm");
+    assert!(
+        answer.body.len() * 2 < file.len(),
+        "{} of {}",
+        answer.body.len(),
+        file.len()
+    );
+    assert_eq!(answer.decoded(), file);
+    server.stop().await;
+}

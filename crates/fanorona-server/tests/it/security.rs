@@ -14,9 +14,14 @@ fn assert_secured(what: &str, resp: &reqwest::Response, https: bool) {
     let h = resp.headers();
     let csp = h[header::CONTENT_SECURITY_POLICY].to_str().unwrap();
     assert!(csp.contains("frame-ancestors 'none'"), "{what}: {csp}");
-    assert!(csp.contains("script-src 'self'"), "{what}: {csp}");
+    // The site's own scripts, and its own WebAssembly compiled (the
+    // engine): never inline script, never `eval`.
     assert!(
-        !csp.contains("unsafe-inline") && !csp.contains("unsafe-eval"),
+        csp.contains("script-src 'self' 'wasm-unsafe-eval';"),
+        "{what}: {csp}"
+    );
+    assert!(
+        !csp.contains("unsafe-inline") && !csp.contains("'unsafe-eval'"),
         "{what}"
     );
     assert_eq!(h[header::X_CONTENT_TYPE_OPTIONS], "nosniff", "{what}");
