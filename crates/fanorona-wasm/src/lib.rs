@@ -58,9 +58,9 @@ impl Analyser {
     /// `fanorona analyse TEXT --nodes N` (or `--depth D`) does: `nodes`
     /// and `depth` are limits where not 0 (depth at most
     /// [`MAX_DEPTH`]). Calls `on_line` with each depth's `info` line and
-    /// returns the last line, `bestturn TURN`, or the game's `result` and
-    /// `bestturn none`; an error line `error REASON` for a bad position or
-    /// no limit.
+    /// returns the nodes searched in all, `nodes N`, and the best turn,
+    /// `bestturn TURN`, on two lines; or the game's `result` and `bestturn
+    /// none`; or `error REASON` for a bad position or no limit.
     pub fn analyse(
         &mut self,
         text: &str,
@@ -90,9 +90,10 @@ impl Analyser {
         engine.set_tables(self.tables.clone());
         let stop = AtomicBool::new(false);
         let result = engine.search(&pos, limits, &stop, |info| on_line(&info_line(info)));
+        let nodes = result.info.nodes;
         match result.best {
-            Some(turn) => format!("bestturn {turn}"),
-            None => "bestturn none".into(),
+            Some(turn) => format!("nodes {nodes}\nbestturn {turn}"),
+            None => format!("nodes {nodes}\nbestturn none"),
         }
     }
 }
@@ -113,7 +114,14 @@ mod tests {
                 "{line}"
             );
         }
-        let turn = last.strip_prefix("bestturn ").expect("a best turn");
+        let (nodes, turn) = last.split_once('\n').expect("two lines");
+        let nodes: u64 = nodes
+            .strip_prefix("nodes ")
+            .expect("nodes")
+            .parse()
+            .expect("a count");
+        assert!(nodes <= 20_000 && nodes >= 19_000, "{nodes}");
+        let turn = turn.strip_prefix("bestturn ").expect("a best turn");
         let parsed: fanorona::Turn = turn.parse().expect("a turn");
         assert!(Position::start().play(&parsed).is_ok(), "{turn}");
     }

@@ -9,7 +9,8 @@
 // choosing approach or withdrawal, in the middle of a capture chain (End
 // turn shown), finished by resignation, a game against the computer, a
 // spectator's view, the two rules pages (and the boards to try a rule on,
-// played: a line to choose, a refusal explained, a verdict), and the
+// played: a line to choose, a refusal explained, a verdict), the
+// analysis board with its engine's lines, and the
 // error pages (an unknown
 // game, an expired invitation, a game gone while its page was open). The game page says in its one <h1> what
 // the game is to the person looking at it.
@@ -172,6 +173,11 @@ for (const [size, options] of Object.entries(SIZES)) {
       await page.goto(`${site.server.url}/which-rules`);
       await page.waitForSelector('h1');
       await check('which rules page');
+      // The analysis board, its search done (a few thousand nodes).
+      await page.goto(`${site.server.url}/analysis?nodes=5000`);
+      await page.waitForSelector('#analysis-best[data-done="true"]');
+      await heading(page, /^Analysis board$/, size);
+      await check('analysis board');
 
       // A game page whose game is gone by the time its socket opens (the
       // page of another game, served at an unknown game's address).
@@ -199,7 +205,7 @@ for (const [size, options] of Object.entries(SIZES)) {
 }
 
 test('every audit ran', () => {
-  assert.equal(audits, 4 * 18, 'two sizes, two themes, eighteen pages and states');
+  assert.equal(audits, 4 * 19, 'two sizes, two themes, nineteen pages and states');
 });
 
 test('a screen reader says the front page\'s choices by their names alone', async () => {

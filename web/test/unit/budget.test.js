@@ -99,10 +99,23 @@ test('the replay page with all its assets stays under 40 KB compressed', () => {
   }
 });
 
+// The engine itself (web/engine/, 116 KB, 44 KB compressed) is loaded by
+// its worker once the page is up, so the page's first paint does not wait
+// for it; the page around it keeps the replay page's budget.
+test('the analysis page with all its assets stays under 40 KB compressed, the engine apart', () => {
+  const files = assets('analysis.html');
+  assert.ok(files.includes('js/analysis.js') && files.includes('js/engine.js') && files.includes('css/analysis.css'), files.join());
+  assert.ok(!files.some((f) => f.startsWith('engine/') || f === 'js/engine-worker.js'), files.join());
+  for (const lang of Object.keys(CATALOGS)) {
+    const total = files.reduce((n, f) => n + sentSize(f, lang), 0);
+    assert.ok(total <= 40 * 1024, `analysis page in ${lang} is ${total} bytes compressed`);
+  }
+});
+
 // The scripts' shared JSDoc types live in js/types.js for readers and
 // editors; a page that imported it would pay for comments alone.
 test('no page loads the JSDoc types', () => {
-  const pages = ['index.html', 'game.html', 'invite.html', 'rules.html', 'replay.html'];
+  const pages = ['index.html', 'game.html', 'invite.html', 'rules.html', 'replay.html', 'analysis.html'];
   for (const page of pages) assert.ok(!assets(page).includes('js/types.js'), page);
   const code = readFileSync(new URL('js/types.js', WEB), 'utf8')
     .replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\/\/.*$/gm, '').trim();
@@ -121,7 +134,7 @@ test('the pages without a board load no script: the server wrote them in their l
 // modulepreload: the browser then fetches them all at once instead of one
 // level of imports after the other. The list must follow the imports.
 test('every page preloads exactly the modules its entry imports', () => {
-  const pages = ['index.html', 'game.html', 'invite.html', 'rules.html'];
+  const pages = ['index.html', 'game.html', 'invite.html', 'rules.html', 'analysis.html'];
   for (const page of pages) {
     const html = readPage(page);
     const entry = html.match(/<script type="module" src="\/([^"]+)"><\/script>/);

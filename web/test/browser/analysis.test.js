@@ -1,0 +1,122 @@
+// The analysis board against the command line: the engine compiled to
+// WebAssembly searches in the page's worker, and at a node limit it
+// finds what `fanorona analyse POSITION --nodes N` finds, depth by depth,
+// on positions from the opening to an ending the tables know, without
+// asking anything of /api/. Then a search without a limit is stopped, and
+// a position that is not one is refused.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { useSite, cliBinary, noSidewaysScroll, shot } from './harness.js';
+
+let cli;
+const site = useSite([], { setUp: () => { cli = cliBinary(); } });
+
+/** The bench's positions (the search's signature, `fanorona bench`). */
+function benchPositions() {
+  return execFileSync(cli, ['bench', '--depth', '1'], { encoding: 'utf8' })
+    .split('\n').map((line) => /position (.+)$/.exec(line)).filter(Boolean).map((m) => m[1]);
+}
+
+/** What the command line prints: each depth's line and score, and the best turn. */
+function analyse(position, nodes) {
+  const out = execFileSync(cli, ['analyse', position, '--nodes', String(nodes)], { encoding: 'utf8' });
+  const white = position.split(' ')[1] === 'w';
+  const lines = [];
+  let best = null;
+  for (const line of out.trim().split('\n')) {
+    const info = /^info depth (\d+) .*score (cp (-?\d+)|\S+(?: \d+)?) nodes (\d+) .*?(?: pv (.+))?$/.exec(line);
+    if (info) {
+      const cp = info[3] === undefined ? null : Number(info[3]) * (white ? 1 : -1);
+      lines.push({ depth: info[1], cp, nodes: Number(info[4]), pv: info[5] || '' });
+    }
+    const bestturn = /^bestturn (\S+)$/.exec(line);
+    if (bestturn) best = bestturn[1];
+  }
+  return { lines, best };
+}
+
+/** A page of the site that records every request for /api/, the worker's too. */
+async function analysisPage(path) {
+  const watched = await site.phone();
+  const api = [];
+  watched.context.on('request', (r) => { if (new URL(r.url()).pathname.startsWith('/api/')) api.push(r.url()); });
+  await watched.page.goto(site.server.url + path);
+  return { ...watched, api };
+}
+
+test('at a node limit the page finds what the command line finds, asking nothing of /api/', async () => {
+  const bench = benchPositions();
+  // The start, a middle game, and two endings: 13 stones, then 9, where
+  // the 4-stone tables answer inside the search.
+  const positions = [bench[0], bench[3], bench[7], bench[12]];
+  const nodes = 200000;
+  const { context, page, errors, outside, api } = await analysisPage('/analysis');
+  for (const position of positions) {
+    const expected = analyse(position, nodes);
+    await page.goto(`${site.server.url}/analysis?position=${encodeURIComponent(position)}&nodes=${nodes}`);
+    await page.waitForSelector('#analysis-best[data-done="true"]', { timeout: 60000 });
+    assert.equal(await page.textContent('#analysis-best'), expected.best, position);
+    const rows = await page.$$eval('#analysis-lines tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+    // The deepest first on the page.
+    rows.reverse();
+    assert.equal(rows.length, expected.lines.length, position);
+    rows.forEach(([depth, score, pv], i) => {
+      const line = expected.lines[i];
+      assert.equal(depth, line.depth, position);
+      assert.equal(pv, line.pv, `${position} at depth ${depth}`);
+      if (line.cp !== null) {
+        const sign = line.cp > 0 ? '+' : line.cp < 0 ? '−' : '';
+        assert.equal(score, `${sign}${(Math.abs(line.cp) / 100).toFixed(2)}`, `${position} at depth ${depth}`);
+      }
+    });
+    // Every node of the budget searched (or the search ended sooner).
+    const done = await page.evaluate(() => window.analysis);
+    const last = expected.lines[expected.lines.length - 1];
+    assert.ok(done.nodes <= nodes && done.nodes >= last.nodes, `${done.nodes} nodes`);
+    const status = await page.textContent('#analysis-status');
+    assert.ok(status.includes(done.nodes.toLocaleString('en')), status);
+  }
+  assert.deepEqual(api, []);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(outside, []);
+  await noSidewaysScroll(page);
+  await shot(page, 'analysis-360', { fullPage: true });
+  await context.close();
+});
+
+test('a search without a limit shows its lines as they come and stops when told', async () => {
+  const { context, page, errors } = await analysisPage('/analysis');
+  // Depth 6 of the start takes some 50,000 nodes: the search is well under way.
+  await page.waitForFunction(() => document.querySelectorAll('#analysis-lines tr').length >= 6, null, { timeout: 60000 });
+  assert.equal(await page.getAttribute('#analysis-status', 'data-state'), 'searching');
+  assert.match(await page.textContent('#analysis-best'), /^[a-i][1-5]-[a-i][1-5]/);
+  await page.click('#analysis-toggle');
+  await page.waitForSelector('#analysis-status[data-state="done"]');
+  assert.equal((await page.textContent('#analysis-status')).trim(), 'Stopped.');
+  const rows = await page.locator('#analysis-lines tr').count();
+  assert.equal(await page.textContent('#analysis-toggle'), 'Search again');
+  // Searching again starts from the first depth.
+  await page.click('#analysis-toggle');
+  await page.waitForFunction(() => document.querySelectorAll('#analysis-lines tr').length >= 2, null, { timeout: 60000 });
+  await page.click('#analysis-toggle');
+  await page.waitForSelector('#analysis-status[data-state="done"]');
+  assert.ok(rows >= 6);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a position that is not one is refused, and the form opens another', async () => {
+  const { context, page, errors } = await analysisPage('/analysis?position=nonsense');
+  await page.waitForSelector('#analysis-error:not([hidden])');
+  assert.match(await page.textContent('#analysis-error'), /cannot be analysed: nonsense/);
+  assert.equal(await page.locator('#analysis-lines tr').count(), 0);
+  const ending = '.B......./...W...../........W/.......W./.W......W w 1';
+  await page.fill('#analysis-position', ending);
+  await Promise.all([page.waitForURL(/position=/), page.click('#analysis-form button[type=submit]')]);
+  assert.equal(new URL(page.url()).searchParams.get('position'), ending);
+  await page.waitForSelector('#analysis-lines tr');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
