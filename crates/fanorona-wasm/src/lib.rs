@@ -120,7 +120,7 @@ mod tests {
             .expect("nodes")
             .parse()
             .expect("a count");
-        assert!(nodes <= 20_000 && nodes >= 19_000, "{nodes}");
+        assert!((19_000..=20_000).contains(&nodes), "{nodes}");
         let turn = turn.strip_prefix("bestturn ").expect("a best turn");
         let parsed: fanorona::Turn = turn.parse().expect("a turn");
         assert!(Position::start().play(&parsed).is_ok(), "{turn}");
