@@ -3,7 +3,7 @@
 
 import { Link, Mode } from './state-core.js';
 import { isPlayer, isMyTurn, canAct, mustCapture, bottomColor, sideOfTurn, mode, waitingForFriend, againstComputer, computerThinking, canTakeBack, hasCompletedTurn, canAskHint, shownLevel } from './state-queries.js';
-import { countStones, parsePosition } from './position.js';
+import { countStones, parsePosition, positionText } from './position.js';
 import { EndReason } from './protocol.js';
 
 /** @typedef {import('./types.js').Translate} Translate */
@@ -42,7 +42,7 @@ export function panelElements(doc) {
     game: $('game'), notFound: $('not-found'), heading: $('game-heading'),
     computerActions: $('computer-actions'), takeback: $('takeback'), askHint: $('ask-hint'),
     levelChoice: $('level-choice'), level: $('level'),
-    record: $('record'), newGame: $('new-game'), series: $('series'),
+    record: $('record'), analyse: $('analyse-link'), newGame: $('new-game'), series: $('series'),
     // A mouse or a keyboard clicks where a finger taps.
     touch: doc.defaultView.matchMedia('(pointer: coarse)').matches,
   };
@@ -368,6 +368,14 @@ export function renderPanel(els, state, t) {
   // copy its record at any time once it has begun.
   show(els.newGame, Boolean(g && g.result));
   show(els.record, begun && !waiting);
+  // Once the game is over, the position shown opens on the analysis
+  // board: never while it is played.
+  const shown = state.plies[state.browse ?? state.plies.length - 1];
+  show(els.analyse, Boolean(g && g.result && shown));
+  if (g && g.result && shown) {
+    const href = `/analysis?position=${encodeURIComponent(positionText(shown))}`;
+    if (els.analyse.getAttribute('href') !== href) els.analyse.setAttribute('href', href);
+  }
   const askedRematch = Boolean(finished && g.rematch[state.role]);
   els.rematch.disabled = askedRematch;
   setText(els.rematch, t(askedRematch ? 'game.rematchAsked' : computer ? 'game.playAgain' : 'game.rematch'));
