@@ -9,6 +9,7 @@
 
 import { pageTranslator, keepPlace } from './i18n.js';
 import { createBoard, renderBoard } from './render.js';
+import { stillView } from './still.js';
 import { START_POSITION, parsePosition, turnPath } from './position.js';
 import { Engine, whiteScore } from './engine.js';
 
@@ -41,20 +42,7 @@ let running = false;
 els.position.value = text;
 
 function draw(path) {
-  renderBoard(dom, {
-    board: pos ? pos.board : null,
-    bottom: 'white',
-    path: path || [],
-    captured: [],
-    chain: false,
-    movable: [],
-    selected: null,
-    targets: new Map(),
-    threatened: new Set(),
-    preview: new Set(),
-    choice: null,
-    choiceTo: null,
-  }, t);
+  renderBoard(dom, stillView(pos ? pos.board : null, path || []), t);
 }
 
 /** A score for White, as a reader says it: +0.38, White wins in 3. */

@@ -5,6 +5,7 @@
 
 import { pageTranslator, keepPlace } from './i18n.js';
 import { createBoard, renderBoard } from './render.js';
+import { stillView } from './still.js';
 import { parsePosition } from './position.js';
 
 const t = pageTranslator(document);
@@ -98,20 +99,7 @@ function go(n) {
   const turn = at > 0 ? shown.turns[at - 1] : null;
   const pos = parsePosition(turn ? turn.position : shown.start_position);
   dom.svg.setAttribute('aria-label', t('replay.board', { turn: at, total }));
-  renderBoard(dom, {
-    board: pos ? pos.board : null,
-    bottom: 'white',
-    path: turn ? turn.path : [],
-    captured: turn ? turn.captured : [],
-    chain: false,
-    movable: [],
-    selected: null,
-    targets: new Map(),
-    threatened: new Set(),
-    preview: new Set(),
-    choice: null,
-    choiceTo: null,
-  }, t);
+  renderBoard(dom, stillView(pos ? pos.board : null, turn ? turn.path : [], turn ? turn.captured : []), t);
   els.where.textContent = turn
     ? t('replay.after', { turn: at, total, notation: turn.notation })
     : t('replay.start', { count: total });

@@ -11,9 +11,11 @@ use std::{fmt::Write, sync::atomic::AtomicBool, sync::Arc};
 use fanorona::{Position, Setup};
 use fanorona_engine::{Config, Engine, Info, Limits, Tables, MAX_DEPTH};
 
-/// What the worker holds between calls: the engine and its tables.
+/// What the worker holds between calls: the engine (made at the first
+/// search, its table allocated once) and its tables.
 #[derive(Debug, Default)]
 pub struct Analyser {
+    engine: Option<Engine>,
     tables: Option<Arc<Tables>>,
 }
 
@@ -86,7 +88,12 @@ impl Analyser {
             depth: (depth > 0).then_some(depth),
             time: None,
         };
-        let mut engine = Engine::new(Config::default());
+        // A new game's engine, as the command line's: nothing kept from
+        // the search before.
+        let engine = self
+            .engine
+            .get_or_insert_with(|| Engine::new(Config::default()));
+        engine.new_game();
         engine.set_tables(self.tables.clone());
         let stop = AtomicBool::new(false);
         let result = engine.search(&pos, limits, &stop, |info| on_line(&info_line(info)));
