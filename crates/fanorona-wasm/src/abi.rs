@@ -80,3 +80,31 @@ pub extern "C" fn fnr_analyse(nodes: u32, depth: u32) -> usize {
         s.output.len()
     })
 }
+
+/// What the rules allow for the input, position text and, on a second
+/// line, the turn so far: the JSON of `GET /api/steps` or an error (see
+/// [`crate::steps::steps`]). Returns the output's length.
+#[no_mangle]
+pub extern "C" fn fnr_steps() -> usize {
+    answer_with(crate::steps::steps)
+}
+
+/// The position after the whole turn of the input, position text and, on
+/// a second line, the turn (see [`crate::steps::play`]). Returns the
+/// output's length.
+#[no_mangle]
+pub extern "C" fn fnr_play() -> usize {
+    answer_with(crate::steps::play)
+}
+
+/// Answers the input by `f`, its output's length returned.
+fn answer_with(f: fn(&str) -> String) -> usize {
+    STATE.with_borrow_mut(|s| {
+        let answer = match std::str::from_utf8(&s.input) {
+            Ok(text) => f(text),
+            Err(_) => "{\"code\":\"bad_message\",\"message\":\"the input is not UTF-8\"}".into(),
+        };
+        s.output = answer.into_bytes();
+        s.output.len()
+    })
+}

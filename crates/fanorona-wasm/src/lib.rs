@@ -5,6 +5,7 @@
 //! the host like the rest of the workspace.
 
 pub mod abi;
+pub mod steps;
 
 use std::{fmt::Write, sync::atomic::AtomicBool, sync::Arc};
 
@@ -113,7 +114,7 @@ mod tests {
     fn a_search_by_nodes_reports_each_depth_and_a_legal_best_turn() {
         let mut analyser = Analyser::default();
         let mut lines = Vec::new();
-        let last = analyser.analyse("start", 20_000, 0, |l| lines.push(l.to_owned()));
+        let last = analyser.analyse("start", 100_000, 0, |l| lines.push(l.to_owned()));
         assert!(lines.len() >= 2, "{lines:?}");
         for (i, line) in lines.iter().enumerate() {
             assert!(
@@ -127,7 +128,7 @@ mod tests {
             .expect("nodes")
             .parse()
             .expect("a count");
-        assert!((19_000..=20_000).contains(&nodes), "{nodes}");
+        assert!((95_000..=100_000).contains(&nodes), "{nodes}");
         let turn = turn.strip_prefix("bestturn ").expect("a best turn");
         let parsed: fanorona::Turn = turn.parse().expect("a turn");
         assert!(Position::start().play(&parsed).is_ok(), "{turn}");

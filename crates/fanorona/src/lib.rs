@@ -10,6 +10,7 @@ mod outcome;
 mod perft;
 mod position;
 mod record;
+mod refused;
 mod score;
 mod setup;
 mod square;
@@ -33,6 +34,7 @@ pub use record::{
     ParseRecordError, ParseRecordErrorKind, Record, ReplayError, ReplayErrorKind, TagError,
     POSITION_TAG, RESULT_TAG,
 };
+pub use refused::Refused;
 pub use score::{ParseScoreError, Score};
 pub use setup::{ParseSetupError, Setup};
 pub use square::{ParseSquareError, Square, FILES, RANKS};

@@ -31,6 +31,7 @@ mod limits;
 mod match_score;
 mod messages;
 mod operations;
+mod page_rules;
 mod play;
 mod preview;
 mod processes;
