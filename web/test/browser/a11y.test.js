@@ -10,8 +10,8 @@
 // turn shown), finished by resignation, a game against the computer, a
 // spectator's view, the two rules pages (and the boards to try a rule on,
 // played: a line to choose, a refusal explained, a verdict), the
-// analysis board with its engine's lines, and the
-// error pages (an unknown
+// analysis board with its engine's lines, a stone selected on it and
+// its stones being edited, and the error pages (an unknown
 // game, an expired invitation, a game gone while its page was open). The game page says in its one <h1> what
 // the game is to the person looking at it.
 //
@@ -178,6 +178,14 @@ for (const [size, options] of Object.entries(SIZES)) {
       await page.waitForSelector('#analysis-best[data-done="true"]');
       await heading(page, /^Analysis board$/, size);
       await check('analysis board');
+      // A turn played on it (a stone selected, its targets marked), then
+      // the stones being edited.
+      await page.click('#analysis-board [data-sq="d2"] .hit');
+      await page.waitForSelector('#analysis-board .selected');
+      await check('analysis board, a stone selected');
+      await page.click('#analysis-edit');
+      await page.waitForSelector('#analysis-editor:not([hidden])');
+      await check('analysis board, its stones edited');
 
       // A game page whose game is gone by the time its socket opens (the
       // page of another game, served at an unknown game's address).
@@ -205,7 +213,7 @@ for (const [size, options] of Object.entries(SIZES)) {
 }
 
 test('every audit ran', () => {
-  assert.equal(audits, 4 * 19, 'two sizes, two themes, nineteen pages and states');
+  assert.equal(audits, 4 * 21, 'two sizes, two themes, twenty-one pages and states');
 });
 
 test('a screen reader says the front page\'s choices by their names alone', async () => {

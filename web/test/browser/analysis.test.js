@@ -3,12 +3,16 @@
 // finds what `fanorona analyse POSITION --nodes N` finds, depth by depth,
 // on positions from the opening to an ending the tables know, without
 // asking anything of /api/. Then a search without a limit is stopped, and
-// a position that is not one is refused.
+// a position that is not one is refused. Turns are played on the board by
+// the rules in the page, refused where the rules refuse them, taken back,
+// kept in the address across a reload; the stones are edited by hand.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { useSite, cliBinary, noSidewaysScroll, shot } from './harness.js';
+import {
+  useSite, cliBinary, noSidewaysScroll, shot, waitText, waitBoard,
+} from './harness.js';
 
 let cli;
 const site = useSite([], { setUp: () => { cli = cliBinary(); } });
@@ -118,5 +122,93 @@ test('a position that is not one is refused, and the form opens another', async 
   assert.equal(new URL(page.url()).searchParams.get('position'), ending);
   await page.waitForSelector('#analysis-lines tr');
   assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// White's e2 takes e4 and e5 by approach from e3 and may go on to take
+// c3; i1 could only make a paika, which the capture forbids.
+const TWO_WAYS = '....B..../....B..../..B....../....W..../........W w';
+const AFTER = '........./........./..B.W..../........./........W b 0';
+
+async function searched(page, position) {
+  await page.waitForFunction((p) => window.analysis && window.analysis.position === p
+    && document.querySelector('#analysis-best').dataset.done === 'true', position, { timeout: 60000 });
+}
+
+async function tap(page, sq) {
+  await page.click(`#analysis-board [data-sq="${sq}"] .hit`);
+}
+
+test('turns are played by the rules, taken back and kept in the address; the stones are edited', async () => {
+  const { context, page, errors, outside, api } = await analysisPage(
+    `/analysis?position=${encodeURIComponent(TWO_WAYS)}&nodes=20000&tables=0`,
+  );
+  await searched(page, TWO_WAYS);
+  // The best turn's first step is marked on the board.
+  const best = await page.textContent('#analysis-best');
+  assert.match(best, /^e2-e3A/);
+  assert.equal(await page.getAttribute('#analysis-board .hint-from', 'data-sq'), 'e2');
+  assert.equal(await page.getAttribute('#analysis-board .hint-to', 'data-sq'), 'e3');
+
+  // A paika while a capture exists is refused, and says why.
+  await tap(page, 'i1');
+  await waitText(page, '#analysis-says', /A capture is possible, so it is compulsory/);
+  assert.equal(await page.getAttribute('#analysis-says', 'data-tone'), 'wrong');
+  // e2-e3 takes e4 and e5; the turn is ended there, before c3.
+  await tap(page, 'e2');
+  await tap(page, 'e3');
+  await page.waitForSelector('#analysis-end:not([hidden])');
+  await page.click('#analysis-end');
+  await searched(page, AFTER);
+  await waitBoard(page, '........./........./..B.W..../........./........W');
+  assert.deepEqual(await page.$$eval('#analysis-played li', (li) => li.map((l) => l.textContent)), ['e2-e3A']);
+  let url = new URL(page.url());
+  assert.equal(url.searchParams.get('position'), AFTER);
+  assert.equal(url.searchParams.get('played'), 'e2-e3A');
+  assert.equal(await page.inputValue('#analysis-position'), AFTER);
+
+  // A reload keeps the turn to take back; taking it back returns to the start.
+  await page.reload();
+  await searched(page, AFTER);
+  assert.deepEqual(await page.$$eval('#analysis-played li', (li) => li.map((l) => l.textContent)), ['e2-e3A']);
+  await page.click('#analysis-back');
+  await searched(page, TWO_WAYS);
+  await waitBoard(page, '....B..../....B..../..B....../....W..../........W');
+  assert.equal(await page.locator('#analysis-played li').count(), 0);
+  assert.ok(await page.isDisabled('#analysis-back'));
+  url = new URL(page.url());
+  assert.equal(url.searchParams.get('position'), TWO_WAYS);
+  assert.equal(url.searchParams.get('played'), null);
+
+  // Editing: e3 from empty to White, c3 from Black to empty, i1 from
+  // White to Black; Black to move.
+  await page.click('#analysis-edit');
+  assert.equal(await page.getAttribute('#analysis-edit', 'aria-pressed'), 'true');
+  await page.waitForSelector('#analysis-editor:not([hidden])');
+  for (const sq of ['e3', 'c3', 'i1']) await tap(page, sq);
+  await waitBoard(page, '....B..../....B..../....W..../....W..../........B');
+  await page.check('input[name="analysis-turn"][value="black"]');
+  await page.click('#analysis-edit-done');
+  const edited = '....B..../....B..../....W..../....W..../........B b 0';
+  await searched(page, edited);
+  assert.ok(await page.isHidden('#analysis-editor'));
+  assert.equal(new URL(page.url()).searchParams.get('position'), edited);
+  assert.equal(await page.locator('#analysis-played li').count(), 0);
+
+  // A position the rules refuse is not played from: 23 white stones.
+  await page.click('#analysis-edit');
+  await page.click('#analysis-start');
+  await tap(page, 'e3');
+  await page.click('#analysis-edit-done');
+  await waitText(page, '#analysis-says', /cannot be analysed: white has 23 stones/);
+  assert.equal(await page.getAttribute('#analysis-says', 'data-tone'), 'wrong');
+  assert.ok(await page.isVisible('#analysis-editor'));
+  assert.equal(new URL(page.url()).searchParams.get('position'), edited);
+
+  assert.deepEqual(api, []);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(outside, []);
+  await noSidewaysScroll(page);
+  await shot(page, 'analysis-played-360', { fullPage: true });
   await context.close();
 });

@@ -99,16 +99,17 @@ test('the replay page with all its assets stays under 40 KB compressed', () => {
   }
 });
 
-// The engine itself (web/engine/, 116 KB, 44 KB compressed) is loaded by
-// its worker once the page is up, so the page's first paint does not wait
-// for it; the page around it keeps the replay page's budget.
-test('the analysis page with all its assets stays under 40 KB compressed, the engine apart', () => {
+// The engine itself (web/engine/, 139 KB, 53 KB compressed) is loaded by
+// its worker, and by the page for its rules, once the page is up, so the
+// page's first paint does not wait for it; the board played on is the
+// game page's, so the page around it keeps the game page's budget.
+test('the analysis page with all its assets stays under 60 KB compressed, the engine apart', () => {
   const files = assets('analysis.html');
   assert.ok(files.includes('js/analysis.js') && files.includes('js/engine.js') && files.includes('css/analysis.css'), files.join());
   assert.ok(!files.some((f) => f.startsWith('engine/') || f === 'js/engine-worker.js'), files.join());
   for (const lang of Object.keys(CATALOGS)) {
     const total = files.reduce((n, f) => n + sentSize(f, lang), 0);
-    assert.ok(total <= 40 * 1024, `analysis page in ${lang} is ${total} bytes compressed`);
+    assert.ok(total <= 60 * 1024, `analysis page in ${lang} is ${total} bytes compressed`);
   }
 });
 
