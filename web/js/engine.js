@@ -1,7 +1,8 @@
 // The page's side of the engine in the browser (engine-worker.js): starts
 // the worker when first asked, sends it searches one at a time, reads its
 // lines, and stops a search by ending the worker (the next search starts
-// a new one, which loads the module from the browser's cache).
+// a new one, which loads the module from the browser's cache and the
+// endgame tables from the copy the first worker handed over).
 
 /**
  * @typedef {{kind: 'cp', value: number} | {kind: 'win' | 'loss', value: number} | {kind: 'won' | 'lost'}} Score
@@ -64,8 +65,10 @@ export class Engine {
     this.ready = null;
     this.pending = null;
     this.next = 1;
-    /** What the last load measured: {loadMs, tablesMs, tableBytes}. */
+    /** What the last load measured: {loadMs, tablesMs, tableBytes, tablesRead}. */
     this.loaded = null;
+    /** The tables as the first worker built them, for the workers after it. */
+    this.tableData = null;
   }
 
   start() {
@@ -78,12 +81,17 @@ export class Engine {
       event.preventDefault();
       this.fail(new Error(event.message || 'the engine could not start'));
     };
-    this.worker.postMessage({ type: 'load', tables: this.tables });
+    // Each worker gets its own copy: the page keeps one for the next.
+    const tableData = this.tableData ? this.tableData.slice(0) : undefined;
+    this.worker.postMessage({ type: 'load', tables: this.tables, tableData }, tableData ? [tableData] : []);
   }
 
   receive(message, readied) {
     if (message.type === 'ready') {
-      this.loaded = { loadMs: message.loadMs, tablesMs: message.tablesMs, tableBytes: message.tableBytes };
+      this.loaded = {
+        loadMs: message.loadMs, tablesMs: message.tablesMs, tableBytes: message.tableBytes, tablesRead: message.tablesRead,
+      };
+      if (message.tableData) this.tableData = message.tableData;
       readied(this.loaded);
       return;
     }

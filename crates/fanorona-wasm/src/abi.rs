@@ -66,6 +66,28 @@ pub extern "C" fn fnr_tables(stones: u32) -> u32 {
     })
 }
 
+/// Writes the tables in use to the output, for another worker to load;
+/// returns the output's length (0 without tables).
+#[no_mangle]
+pub extern "C" fn fnr_tables_save() -> usize {
+    STATE.with_borrow_mut(|s| {
+        s.output = s.analyser.saved_tables();
+        s.output.len()
+    })
+}
+
+/// Loads the tables the input holds, as [`fnr_tables_save`] wrote them;
+/// returns their size in memory, or 0 when the input is not such tables.
+#[no_mangle]
+pub extern "C" fn fnr_tables_load() -> u32 {
+    STATE.with_borrow_mut(|s| {
+        let input = std::mem::take(&mut s.input);
+        let size = s.analyser.load_tables(&input).unwrap_or(0);
+        s.input = input;
+        u32::try_from(size).unwrap_or(u32::MAX)
+    })
+}
+
 /// Searches the position in the input within `nodes` and `depth` (0 for
 /// no limit), reporting each depth's `info` line; the output is the last
 /// line (see [`Analyser::analyse`]). Returns the output's length.

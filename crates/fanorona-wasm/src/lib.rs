@@ -57,6 +57,31 @@ impl Analyser {
         self.tables.as_ref().map_or(0, |t| t.bytes())
     }
 
+    /// The tables in use as [`Tables::write_to`] writes them, so that
+    /// another worker can load them instead of building them; empty when
+    /// there are none.
+    pub fn saved_tables(&self) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        if let Some(tables) = &self.tables {
+            // Writing to a vector cannot fail.
+            let _ = tables.write_to(&mut bytes);
+        }
+        bytes
+    }
+
+    /// Uses the tables `bytes` holds, as [`Analyser::saved_tables`] gave
+    /// them; returns their size in memory.
+    ///
+    /// # Errors
+    ///
+    /// The reason when `bytes` are not such tables; the tables in use stay.
+    pub fn load_tables(&mut self, mut bytes: &[u8]) -> Result<usize, String> {
+        let tables = Tables::read_from(&mut bytes).map_err(|err| err.to_string())?;
+        let size = tables.bytes();
+        self.tables = Some(Arc::new(tables));
+        Ok(size)
+    }
+
     /// Searches the position `text` with a new game's engine, as
     /// `fanorona analyse TEXT --nodes N` (or `--depth D`) does: `nodes`
     /// and `depth` are limits where not 0 (depth at most
@@ -109,6 +134,22 @@ impl Analyser {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn saved_tables_load_in_another_analyser_and_search_the_same() {
+        let mut built = Analyser::default();
+        let size = built.set_tables(3);
+        let saved = built.saved_tables();
+        let mut loaded = Analyser::default();
+        assert_eq!(loaded.load_tables(&saved), Ok(size));
+        // Black's two stones against White's one, where the tables answer.
+        let ending = "........./.B......./......B../....W..../......... w";
+        let answer = built.analyse(ending, 5_000, 0, |_| {});
+        assert!(answer.contains("bestturn "), "{answer}");
+        assert_eq!(answer, loaded.analyse(ending, 5_000, 0, |_| {}));
+        assert!(loaded.load_tables(&saved[..saved.len() - 1]).is_err());
+        assert_eq!(Analyser::default().saved_tables(), Vec::<u8>::new());
+    }
 
     #[test]
     fn a_search_by_nodes_reports_each_depth_and_a_legal_best_turn() {

@@ -101,11 +101,18 @@ test('a search without a limit shows its lines as they come and stops when told'
   assert.equal((await page.textContent('#analysis-status')).trim(), 'Stopped.');
   const rows = await page.locator('#analysis-lines tr').count();
   assert.equal(await page.textContent('#analysis-toggle'), 'Search again');
-  // Searching again starts from the first depth.
+  const first = (await page.evaluate(() => window.analysis)).loaded;
+  assert.equal(first.tablesRead, false);
+  assert.ok(first.tableBytes > 2_000_000, `${first.tableBytes} bytes of tables`);
+  // Searching again starts from the first depth, in a new worker that
+  // reads the tables the first one built.
   await page.click('#analysis-toggle');
   await page.waitForFunction(() => document.querySelectorAll('#analysis-lines tr').length >= 2, null, { timeout: 60000 });
   await page.click('#analysis-toggle');
   await page.waitForSelector('#analysis-status[data-state="done"]');
+  const second = (await page.evaluate(() => window.analysis)).loaded;
+  assert.equal(second.tablesRead, true);
+  assert.equal(second.tableBytes, first.tableBytes);
   assert.ok(rows >= 6);
   assert.deepEqual(errors, []);
   await context.close();

@@ -3,7 +3,8 @@
 // Chromium (WebAssembly, in its worker), and `fanorona analyse` searches
 // them for the same nodes; the best turns must agree, and the speeds are
 // printed, with the time the worker took to load the module and build the
-// 4-stone tables, and the bytes of the engine's file as sent.
+// 4-stone tables (and to read them, for the page's next worker), and the
+// bytes of the engine's file as sent.
 //
 //   node web/test/perf/engine.mjs [--nodes 2000000] [--runs 3]
 //   FANORONA_SERVER_BIN=target/release/fanorona-server FANORONA_CLI_BIN=target/release/fanorona \
@@ -78,6 +79,24 @@ try {
     starts.push((await page.evaluate(() => window.analysis)).loaded);
     await context.close();
   }
+  // A second worker of the same page (a search stopped, then asked
+  // again) reads the tables the first one built.
+  const reads = [];
+  for (let r = 0; r < runs; r++) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/analysis`);
+    for (let again = 0; again < 2; again++) {
+      await page.waitForFunction(() => document.querySelectorAll('#analysis-lines tr').length >= 2, null, { timeout: 300000 });
+      await page.click('#analysis-toggle');
+      await page.waitForSelector('#analysis-status[data-state="done"]');
+      if (again === 0) await page.click('#analysis-toggle');
+    }
+    reads.push((await page.evaluate(() => window.analysis)).loaded);
+    await context.close();
+  }
+  console.log(`the same tables read by a second worker: ${median(reads.map((l) => l.tablesMs)).toFixed(0)} ms, `
+    + `median of ${runs} (${reads.filter((l) => l.tablesRead).length} read)`);
   const started = process.hrtime.bigint();
   const built = execFileSync(cli, ['tables', '--stones', '4'], { encoding: 'utf8' }).trim();
   const nativeMs = Number(process.hrtime.bigint() - started) / 1e6;
