@@ -338,9 +338,78 @@ pub(crate) enum Subcommand {
         #[arg(long, value_name = "FILE")]
         out: Option<std::path::PathBuf>,
     },
+    /// Make capture puzzles from games of the engine against itself.
+    ///
+    /// Plays --games games (each from 4 seeded random turns, the engine
+    /// searching --play-nodes a turn) and, in each position of them where
+    /// a capture is possible, scores every legal turn by a search of
+    /// --check-nodes after it. A position is a puzzle when its best turn
+    /// is a capture that does not lose and wins at least --margin stones
+    /// more than the next best, and a search of the position itself
+    /// chooses it too. Writes a header of `#` comments naming the
+    /// command, then one puzzle a line, its fields separated by tabs: id,
+    /// position, solution, difficulty (the depth from which the search
+    /// keeps to the solution, 1 to 5), themes, the solution's score and
+    /// the next best turn's.
+    Puzzles {
+        /// Games to look through, 1 or more.
+        #[arg(
+            long,
+            value_name = "N",
+            default_value = "400",
+            allow_negative_numbers = true
+        )]
+        games: String,
+        /// Nodes a turn in those games, 1 or more.
+        #[arg(
+            long,
+            value_name = "N",
+            default_value = "50000",
+            allow_negative_numbers = true
+        )]
+        play_nodes: String,
+        /// Nodes of the search after each turn of a candidate, 1 or more.
+        #[arg(
+            long,
+            value_name = "N",
+            default_value = "300000",
+            allow_negative_numbers = true
+        )]
+        check_nodes: String,
+        /// How much more than any other turn the solution must win, in
+        /// stones, like 1.5.
+        #[arg(
+            long,
+            value_name = "STONES",
+            default_value = "1.5",
+            allow_negative_numbers = true
+        )]
+        margin: String,
+        /// The seed of the games' random openings.
+        #[arg(
+            long,
+            value_name = "S",
+            default_value = "0",
+            allow_negative_numbers = true
+        )]
+        seed: String,
+        /// Threads searching, 1 or more.
+        #[arg(
+            long,
+            value_name = "N",
+            default_value = "2",
+            allow_negative_numbers = true
+        )]
+        threads: String,
+        /// Write to FILE instead of standard output (and print a summary).
+        #[arg(long, value_name = "FILE")]
+        out: Option<std::path::PathBuf>,
+        #[command(flatten)]
+        tables: TablesArg,
+    },
 }
 
-/// The `--tables` option of `analyse`, `engine` and `match`.
+/// The `--tables` option of `analyse`, `engine`, `match` and `puzzles`.
 #[derive(Args, Debug)]
 pub(crate) struct TablesArg {
     /// Use endgame tables: every position with up to this many stones (0

@@ -23,6 +23,7 @@ mod echo;
 mod engine_protocol;
 mod match_runner;
 mod openings;
+mod puzzles;
 mod record;
 mod report;
 mod sprt;
@@ -243,15 +244,7 @@ fn run(subcommand: Subcommand) -> Result<(), Failure> {
             seed,
             out: path,
         } => {
-            let max_cp = match max_score.parse::<f64>() {
-                Ok(s) if (0.0..=100.0).contains(&s) => (s * 100.0).round() as i32,
-                _ => {
-                    return Err(Failure::Usage(format!(
-                        "invalid max-score {}: expected stones, 0 to 100, like 0.3",
-                        echo::quote(&max_score)
-                    )))
-                }
-            };
+            let max_cp = parse_stones("max-score", &max_score, "0.3")?;
             let ask = openings::Balanced {
                 turns: parse_number("turns", &turns, 1)?,
                 count: parse_number("count", &count, 1)?,
@@ -280,6 +273,47 @@ fn run(subcommand: Subcommand) -> Result<(), Failure> {
                         "kept {kept} of {drawn} drawn, written to {}",
                         path.display()
                     )?;
+                }
+            }
+            Ok(())
+        }
+        Subcommand::Puzzles {
+            games,
+            play_nodes,
+            check_nodes,
+            margin,
+            seed,
+            threads,
+            out: path,
+            tables,
+        } => {
+            let margin_cp = parse_stones("margin", &margin, "1.5")?;
+            let ask = puzzles::Ask {
+                games: parse_number("games", &games, 1)?,
+                play_nodes: parse_number("play-nodes", &play_nodes, 1)?,
+                check_nodes: parse_number("check-nodes", &check_nodes, 1)?,
+                margin: margin_cp,
+                seed: parse_number("seed", &seed, 0)?,
+                threads: parse_number("threads", &threads, 1)?,
+                command: format!(
+                    "fanorona puzzles --games {games} --play-nodes {play_nodes} \
+                     --check-nodes {check_nodes} --margin {margin} --seed {seed} --tables {}",
+                    tables.value
+                ),
+            };
+            let tables = endgame_tables(&tables.value)?;
+            match path {
+                None => {
+                    puzzles::generate(&mut out, &ask, tables)?;
+                }
+                Some(path) => {
+                    let file = std::fs::File::create(&path).map_err(|err| {
+                        Failure::Usage(format!("cannot write {}: {err}", path.display()))
+                    })?;
+                    let mut file = io::BufWriter::new(file);
+                    let written = puzzles::generate(&mut file, &ask, tables)?;
+                    file.flush()?;
+                    writeln!(out, "{written} puzzles written to {}", path.display())?;
                 }
             }
             Ok(())
@@ -348,6 +382,17 @@ fn parse_number<T: std::str::FromStr + PartialOrd + From<u8>>(
         Ok(n) if n >= T::from(min) => Ok(n),
         _ => Err(Failure::Usage(format!(
             "invalid {what} {}: expected a whole number, {min} or more",
+            echo::quote(text)
+        ))),
+    }
+}
+
+/// Reads a number of stones, 0 to 100, like `example`, as hundredths.
+fn parse_stones(what: &str, text: &str, example: &str) -> Result<i32, Failure> {
+    match text.parse::<f64>() {
+        Ok(s) if (0.0..=100.0).contains(&s) => Ok((s * 100.0).round() as i32),
+        _ => Err(Failure::Usage(format!(
+            "invalid {what} {}: expected stones, 0 to 100, like {example}",
             echo::quote(text)
         ))),
     }

@@ -11,7 +11,7 @@
 // spectator's view, the two rules pages (and the boards to try a rule on,
 // played: a line to choose, a refusal explained, a verdict), the
 // analysis board with its engine's lines, a stone selected on it and
-// its stones being edited, and the error pages (an unknown
+// its stones being edited, the puzzles page, and the error pages (an unknown
 // game, an expired invitation, a game gone while its page was open). The game page says in its one <h1> what
 // the game is to the person looking at it.
 //
@@ -186,6 +186,14 @@ for (const [size, options] of Object.entries(SIZES)) {
       await page.click('#analysis-edit');
       await page.waitForSelector('#analysis-editor:not([hidden])');
       await check('analysis board, its stones edited');
+      // A puzzle, then the next one, skipped to.
+      await page.goto(`${site.server.url}/puzzles`);
+      await page.waitForSelector('#puzzle[data-puzzle]:not([aria-busy])');
+      await heading(page, /^Puzzles$/, size);
+      await check('puzzles page');
+      await page.click('#puzzle-skip');
+      await page.waitForSelector('#puzzle[data-puzzle]:not([aria-busy])');
+      await check('puzzles page, another puzzle');
 
       // A game page whose game is gone by the time its socket opens (the
       // page of another game, served at an unknown game's address).
@@ -213,7 +221,7 @@ for (const [size, options] of Object.entries(SIZES)) {
 }
 
 test('every audit ran', () => {
-  assert.equal(audits, 4 * 21, 'two sizes, two themes, twenty-one pages and states');
+  assert.equal(audits, 4 * 23, 'two sizes, two themes, twenty-three pages and states');
 });
 
 test('a screen reader says the front page\'s choices by their names alone', async () => {

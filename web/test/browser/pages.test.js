@@ -23,6 +23,7 @@ async function open(path, options) {
 for (const [path, heading, boards] of [
   ['/', 'Fanorona', 1], ['/rules', 'How to play', 17], ['/which-rules', 'Which rules do we use?', 0],
   ['/replay', 'Open a game record', 0], ['/analysis', 'Analysis board', 1],
+  ['/puzzles', 'Puzzles', 1],
 ]) {
   test(`${path} renders at 360 px without errors, outside requests or sideways scroll`, async () => {
     const { context, page, errors, outside } = await open(path);

@@ -113,10 +113,22 @@ test('the analysis page with all its assets stays under 60 KB compressed, the en
   }
 });
 
+// The puzzles page plays on the game page's board too; its puzzles file
+// and the engine's file come once the page is up.
+test('the puzzles page with all its assets stays under 60 KB compressed, the puzzles and the engine apart', () => {
+  const files = assets('puzzles.html');
+  assert.ok(files.includes('js/puzzles.js') && files.includes('js/playboard.js') && files.includes('css/puzzles.css'), files.join());
+  assert.ok(!files.some((f) => f.startsWith('engine/') || f.startsWith('puzzles/')), files.join());
+  for (const lang of Object.keys(CATALOGS)) {
+    const total = files.reduce((n, f) => n + sentSize(f, lang), 0);
+    assert.ok(total <= 60 * 1024, `puzzles page in ${lang} is ${total} bytes compressed`);
+  }
+});
+
 // The scripts' shared JSDoc types live in js/types.js for readers and
 // editors; a page that imported it would pay for comments alone.
 test('no page loads the JSDoc types', () => {
-  const pages = ['index.html', 'game.html', 'invite.html', 'rules.html', 'replay.html', 'analysis.html'];
+  const pages = ['index.html', 'game.html', 'invite.html', 'rules.html', 'replay.html', 'analysis.html', 'puzzles.html'];
   for (const page of pages) assert.ok(!assets(page).includes('js/types.js'), page);
   const code = readFileSync(new URL('js/types.js', WEB), 'utf8')
     .replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\/\/.*$/gm, '').trim();
@@ -135,7 +147,7 @@ test('the pages without a board load no script: the server wrote them in their l
 // modulepreload: the browser then fetches them all at once instead of one
 // level of imports after the other. The list must follow the imports.
 test('every page preloads exactly the modules its entry imports', () => {
-  const pages = ['index.html', 'game.html', 'invite.html', 'rules.html', 'analysis.html'];
+  const pages = ['index.html', 'game.html', 'invite.html', 'rules.html', 'analysis.html', 'puzzles.html'];
   for (const page of pages) {
     const html = readPage(page);
     const entry = html.match(/<script type="module" src="\/([^"]+)"><\/script>/);

@@ -1,4 +1,5 @@
-// Server states used by several tests, written as the server sends them.
+// Server states used by several tests, written as the server sends them,
+// and a localStorage of a Map.
 
 import { readState } from '../../js/protocol.js';
 
@@ -41,4 +42,14 @@ export function rawState(over = {}) {
 /** The same, read into the client's shape. */
 export function gameState(over = {}) {
   return readState(rawState(over));
+}
+
+/** A localStorage of a Map, with `items` to look into. */
+export function memory(initial = {}) {
+  const items = new Map(Object.entries(initial));
+  return {
+    getItem: (k) => (items.has(k) ? items.get(k) : null),
+    setItem: (k, v) => { items.set(k, String(v)); },
+    items,
+  };
 }

@@ -4,17 +4,9 @@ import {
   parseGames, recordGame, forgetGame, findGame, loadGames, saveGames, updateGames, readEntry,
   GAMES_ITEM, MAX_GAMES,
 } from '../../js/games.js';
+import { memory } from './fixtures.js';
 
 const INVITE = 'https://fanorona.example/g/abcDEF1234?invite=U1F5jtvo2nbP9FZiyArH8x';
-
-function memory(initial = {}) {
-  const items = new Map(Object.entries(initial));
-  return {
-    getItem: (k) => (items.has(k) ? items.get(k) : null),
-    setItem: (k, v) => { items.set(k, String(v)); },
-    items,
-  };
-}
 
 test('a new game is recorded with its invitation, which goes once the friend joins', () => {
   let list = recordGame([], { id: 'abcDEF1234', color: 'white', joined: false, lastActive: 10, invite: INVITE });
