@@ -3,7 +3,7 @@
 
 import { Link, Mode } from './state-core.js';
 import { isPlayer, isMyTurn, canAct, mustCapture, bottomColor, sideOfTurn, mode, waitingForFriend, againstComputer, computerThinking, canTakeBack, hasCompletedTurn, canAskHint, shownLevel } from './state-queries.js';
-import { countStones, parsePosition, positionText } from './position.js';
+import { countStones, parsePosition } from './position.js';
 import { EndReason } from './protocol.js';
 
 /** @typedef {import('./types.js').Translate} Translate */
@@ -42,7 +42,7 @@ export function panelElements(doc) {
     game: $('game'), notFound: $('not-found'), heading: $('game-heading'),
     computerActions: $('computer-actions'), takeback: $('takeback'), askHint: $('ask-hint'),
     levelChoice: $('level-choice'), level: $('level'),
-    record: $('record'), analyse: $('analyse-link'), newGame: $('new-game'), series: $('series'),
+    record: $('record'), review: $('review-link'), newGame: $('new-game'), series: $('series'),
     // A mouse or a keyboard clicks where a finger taps.
     touch: doc.defaultView.matchMedia('(pointer: coarse)').matches,
   };
@@ -368,13 +368,13 @@ export function renderPanel(els, state, t) {
   // copy its record at any time once it has begun.
   show(els.newGame, Boolean(g && g.result));
   show(els.record, begun && !waiting);
-  // Once the game is over, the position shown opens on the analysis
-  // board: never while it is played.
-  const shown = state.plies[state.browse ?? state.plies.length - 1];
-  show(els.analyse, Boolean(g && g.result && shown));
-  if (g && g.result && shown) {
-    const href = `/analysis?position=${encodeURIComponent(positionText(shown))}`;
-    if (els.analyse.getAttribute('href') !== href) els.analyse.setAttribute('href', href);
+  // Once the game is over, its review opens at the turn shown: never
+  // while it is played.
+  const reviewable = Boolean(g && g.result && g.moves.length);
+  show(els.review, reviewable);
+  if (reviewable) {
+    const query = new URLSearchParams({ start: g.startPosition, turns: g.moves.join(' '), at: state.browse ?? g.moves.length });
+    if (els.review.getAttribute('href') !== `/review?${query}`) els.review.setAttribute('href', `/review?${query}`);
   }
   const askedRematch = Boolean(finished && g.rematch[state.role]);
   els.rematch.disabled = askedRematch;

@@ -16,7 +16,7 @@ const els = {
   form: $('open-record'), text: $('record-text'), file: $('record-file'), error: $('record-error'),
   replay: $('replay'), players: $('replay-players'), board: $('replay-board'), where: $('replay-where'),
   first: $('replay-first'), back: $('replay-back'), next: $('replay-next'), last: $('replay-last'),
-  moves: $('replay-moves'),
+  moves: $('replay-moves'), review: $('replay-review'),
 };
 
 /** The record being shown: the server's answer, and the turn shown (0: the start). */
@@ -105,6 +105,10 @@ function go(n) {
     : t('replay.start', { count: total });
   els.first.disabled = els.back.disabled = at === 0;
   els.next.disabled = els.last.disabled = at === total;
+  // The review of the game, at the turn shown.
+  const query = new URLSearchParams({ start: shown.start_position, turns: shown.turns.map((x) => x.notation).join(' '), at });
+  els.review.href = `/review?${query}`;
+  els.review.hidden = total === 0;
   els.moves.querySelectorAll('button.move').forEach((b, i) => {
     const current = i + 1 === at;
     b.classList.toggle('current', current);

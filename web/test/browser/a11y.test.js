@@ -11,7 +11,8 @@
 // spectator's view, the two rules pages (and the boards to try a rule on,
 // played: a line to choose, a refusal explained, a verdict), the
 // analysis board with its engine's lines, a stone selected on it and
-// its stones being edited, the puzzles page, and the error pages (an unknown
+// its stones being edited, a game's review, the puzzles page, and the
+// error pages (an unknown
 // game, an expired invitation, a game gone while its page was open). The game page says in its one <h1> what
 // the game is to the person looking at it.
 //
@@ -186,6 +187,15 @@ for (const [size, options] of Object.entries(SIZES)) {
       await page.click('#analysis-edit');
       await page.waitForSelector('#analysis-editor:not([hidden])');
       await check('analysis board, its stones edited');
+      // A game reviewed, a marked turn shown.
+      const game = new URLSearchParams({
+        start: 'BBBBBBBBB/BBBBBBBBB/BWBW.BWBW/WWWWWWWWW/WWWWWWWWW w 0',
+        turns: 'd2-e3A c3-d2A b2-c3A a3-b2A a2-a3A b2-a2W', nodes: '3000', at: '2',
+      });
+      await page.goto(`${site.server.url}/review?${game}`);
+      await page.waitForSelector('#review-status[data-state="done"]');
+      await heading(page, /^Game review$/, size);
+      await check('review page');
       // A puzzle, then the next one, skipped to.
       await page.goto(`${site.server.url}/puzzles`);
       await page.waitForSelector('#puzzle[data-puzzle]:not([aria-busy])');
@@ -221,7 +231,7 @@ for (const [size, options] of Object.entries(SIZES)) {
 }
 
 test('every audit ran', () => {
-  assert.equal(audits, 4 * 23, 'two sizes, two themes, twenty-three pages and states');
+  assert.equal(audits, 4 * 24, 'two sizes, two themes, twenty-four pages and states');
 });
 
 test('a screen reader says the front page\'s choices by their names alone', async () => {

@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import {
-  useSite, cliBinary, noSidewaysScroll, shot, waitText, waitBoard,
+  useSite, cliBinary, noSidewaysScroll, shot, waitText, waitBoard, openCountingApi,
 } from './harness.js';
 
 let cli;
@@ -41,22 +41,13 @@ function analyse(position, nodes) {
   return { lines, best };
 }
 
-/** A page of the site that records every request for /api/, the worker's too. */
-async function analysisPage(path) {
-  const watched = await site.phone();
-  const api = [];
-  watched.context.on('request', (r) => { if (new URL(r.url()).pathname.startsWith('/api/')) api.push(r.url()); });
-  await watched.page.goto(site.server.url + path);
-  return { ...watched, api };
-}
-
 test('at a node limit the page finds what the command line finds, asking nothing of /api/', async () => {
   const bench = benchPositions();
   // The start, a middle game, and two endings: 13 stones, then 9, where
   // the 4-stone tables answer inside the search.
   const positions = [bench[0], bench[3], bench[7], bench[12]];
   const nodes = 200000;
-  const { context, page, errors, outside, api } = await analysisPage('/analysis');
+  const { context, page, errors, outside, api } = await openCountingApi(site, '/analysis');
   for (const position of positions) {
     const expected = analyse(position, nodes);
     await page.goto(`${site.server.url}/analysis?position=${encodeURIComponent(position)}&nodes=${nodes}`);
@@ -91,7 +82,7 @@ test('at a node limit the page finds what the command line finds, asking nothing
 });
 
 test('a search without a limit shows its lines as they come and stops when told', async () => {
-  const { context, page, errors } = await analysisPage('/analysis');
+  const { context, page, errors } = await openCountingApi(site, '/analysis');
   // Depth 6 of the start takes some 50,000 nodes: the search is well under way.
   await page.waitForFunction(() => document.querySelectorAll('#analysis-lines tr').length >= 6, null, { timeout: 60000 });
   assert.equal(await page.getAttribute('#analysis-status', 'data-state'), 'searching');
@@ -119,7 +110,7 @@ test('a search without a limit shows its lines as they come and stops when told'
 });
 
 test('a position that is not one is refused, and the form opens another', async () => {
-  const { context, page, errors } = await analysisPage('/analysis?position=nonsense');
+  const { context, page, errors } = await openCountingApi(site, '/analysis?position=nonsense');
   await page.waitForSelector('#analysis-error:not([hidden])');
   assert.match(await page.textContent('#analysis-error'), /cannot be analysed: nonsense/);
   assert.equal(await page.locator('#analysis-lines tr').count(), 0);
@@ -147,7 +138,8 @@ async function tap(page, sq) {
 }
 
 test('turns are played by the rules, taken back and kept in the address; the stones are edited', async () => {
-  const { context, page, errors, outside, api } = await analysisPage(
+  const { context, page, errors, outside, api } = await openCountingApi(
+    site,
     `/analysis?position=${encodeURIComponent(TWO_WAYS)}&nodes=20000&tables=0`,
   );
   await searched(page, TWO_WAYS);

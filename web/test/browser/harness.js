@@ -307,6 +307,21 @@ export async function waitMoves(page, moves) {
   });
 }
 
+/**
+ * A phone's page of `site` opened at `path`, with `api`, the list of its
+ * requests for /api/ (its workers' included): the pages that compute in
+ * the browser must leave it empty.
+ * @param {{phone: () => Promise<object>, server: {url: string}}} site
+ * @param {string} path
+ */
+export async function openCountingApi(site, path) {
+  const watched = await site.phone();
+  const api = [];
+  watched.context.on('request', (r) => { if (new URL(r.url()).pathname.startsWith('/api/')) api.push(r.url()); });
+  await watched.page.goto(site.server.url + path);
+  return { ...watched, api };
+}
+
 /** Taps a point of the board. */
 export function tapPoint(page, sq) {
   return page.click(`[data-sq="${sq}"] .hit`);

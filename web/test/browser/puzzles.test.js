@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import {
-  useSite, cliBinary, noSidewaysScroll, shot, waitText, waitBoard,
+  useSite, cliBinary, noSidewaysScroll, shot, waitText, waitBoard, openCountingApi,
 } from './harness.js';
 import { SQUARES } from '../../js/geometry.js';
 
@@ -20,14 +20,6 @@ const PUZZLES = new Map(FILE.split('\n').filter((l) => l && !l.startsWith('#')).
   const [id, position, solution] = line.split('\t');
   return [id, { id, position, solution }];
 }));
-
-async function puzzlesPage() {
-  const watched = await site.phone();
-  const api = [];
-  watched.context.on('request', (r) => { if (new URL(r.url()).pathname.startsWith('/api/')) api.push(r.url()); });
-  await watched.page.goto(`${site.server.url}/puzzles`);
-  return { ...watched, api };
-}
 
 /** The puzzle on the board, once it can be played. */
 async function shown(page) {
@@ -58,7 +50,7 @@ async function playTurn(page, turn) {
 }
 
 test('a puzzle solved, the next failed and its solution shown, the progress kept', async () => {
-  const { context, page, errors, outside, api } = await puzzlesPage();
+  const { context, page, errors, outside, api } = await openCountingApi(site, '/puzzles');
   const total = PUZZLES.size;
   const first = await shown(page);
   assert.match(await page.textContent('#puzzle-number'), new RegExp(`^Puzzle 1 of ${total}$`));

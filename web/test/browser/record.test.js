@@ -95,7 +95,7 @@ test('a running game\'s record downloads from a player\'s page and replays to th
   for (const who of Object.values(people)) {
     await who.page.waitForSelector('#record:not([hidden])');
     assert.equal(await who.page.isHidden('#new-game'), true, 'no New game while the game goes on');
-    assert.equal(await who.page.isHidden('#analyse-link'), true, 'no analysis while the game goes on');
+    assert.equal(await who.page.isHidden('#review-link'), true, 'no review while the game goes on');
   }
 
   const { path, text } = await download(people.black.page, 'running.txt');
@@ -155,10 +155,10 @@ test('the finished game\'s link, opened fresh, steps through every turn by butto
   await page.click('#moves button[data-ply="3"]');
   await waitBoard(page, rows[3]);
   assert.equal(await page.getAttribute('#moves button[data-ply="3"]', 'aria-current'), 'step');
-  // The analysis board opens at the position shown.
-  const analysed = async () => new URL(await page.getAttribute('#analyse-link', 'href'), site.server.url)
-    .searchParams.get('position');
-  assert.equal((await analysed()).split(' ')[0], rows[3]);
+  // The review opens at the turn shown.
+  const reviewed = async () => new URL(await page.getAttribute('#review-link', 'href'), site.server.url).searchParams;
+  assert.equal((await reviewed()).get('at'), '3');
+  assert.equal((await reviewed()).get('turns'), moves.join(' '));
   await page.keyboard.press('End');
   await waitBoard(page, rows[4]);
   assert.equal(await page.isHidden('#viewing'), true);
@@ -167,12 +167,11 @@ test('the finished game\'s link, opened fresh, steps through every turn by butto
   await page.click('#back-live');
   await waitBoard(page, rows[4]);
   await noSidewaysScroll(page);
-  const final = await analysed();
-  assert.equal(final, fanorona('play', 'start', ...moves)[0]);
-  await Promise.all([page.waitForURL(/\/analysis\?/), page.click('#analyse-link')]);
-  assert.equal((await page.textContent('h1')).trim(), 'Analysis board');
-  assert.equal(await page.inputValue('#analysis-position'), final);
-  await page.waitForSelector('#analysis-lines tr');
+  assert.equal((await reviewed()).get('at'), String(moves.length));
+  await Promise.all([page.waitForURL(/\/review\?/), page.click('#review-link')]);
+  assert.equal((await page.textContent('h1')).trim(), 'Game review');
+  await page.waitForSelector('#review-turns button');
+  assert.deepEqual(await page.$$eval('#review-turns button', (bs) => bs.map((b) => b.textContent.replace(/[?!]+$/, ''))), moves);
   assert.deepEqual(late.errors, []);
 });
 

@@ -125,10 +125,21 @@ test('the puzzles page with all its assets stays under 60 KB compressed, the puz
   }
 });
 
+// The review scores the game with the engine's worker once the page is up.
+test('the review page with all its assets stays under 60 KB compressed, the engine apart', () => {
+  const files = assets('review.html');
+  assert.ok(files.includes('js/review.js') && files.includes('js/review-core.js') && files.includes('css/review.css'), files.join());
+  assert.ok(!files.some((f) => f.startsWith('engine/') || f === 'js/engine-worker.js'), files.join());
+  for (const lang of Object.keys(CATALOGS)) {
+    const total = files.reduce((n, f) => n + sentSize(f, lang), 0);
+    assert.ok(total <= 60 * 1024, `review page in ${lang} is ${total} bytes compressed`);
+  }
+});
+
 // The scripts' shared JSDoc types live in js/types.js for readers and
 // editors; a page that imported it would pay for comments alone.
 test('no page loads the JSDoc types', () => {
-  const pages = ['index.html', 'game.html', 'invite.html', 'rules.html', 'replay.html', 'analysis.html', 'puzzles.html'];
+  const pages = ['index.html', 'game.html', 'invite.html', 'rules.html', 'replay.html', 'analysis.html', 'puzzles.html', 'review.html'];
   for (const page of pages) assert.ok(!assets(page).includes('js/types.js'), page);
   const code = readFileSync(new URL('js/types.js', WEB), 'utf8')
     .replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\/\/.*$/gm, '').trim();
@@ -147,7 +158,7 @@ test('the pages without a board load no script: the server wrote them in their l
 // modulepreload: the browser then fetches them all at once instead of one
 // level of imports after the other. The list must follow the imports.
 test('every page preloads exactly the modules its entry imports', () => {
-  const pages = ['index.html', 'game.html', 'invite.html', 'rules.html', 'analysis.html', 'puzzles.html'];
+  const pages = ['index.html', 'game.html', 'invite.html', 'rules.html', 'analysis.html', 'puzzles.html', 'review.html'];
   for (const page of pages) {
     const html = readPage(page);
     const entry = html.match(/<script type="module" src="\/([^"]+)"><\/script>/);
