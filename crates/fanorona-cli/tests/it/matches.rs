@@ -185,6 +185,10 @@ fn engines_play_as_their_own_level_when_told_a_level() {
         &openings,
         "--games",
         "2",
+        // One game at a time: two logged engines at once would interleave
+        // their lines in the one log.
+        "--concurrency",
+        "1",
         "--record",
         &record_text,
     ]);
