@@ -8,3 +8,5 @@ mod common;
 mod cli;
 mod engine;
 mod matches;
+mod openings;
+mod puzzles;

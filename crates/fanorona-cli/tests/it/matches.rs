@@ -1,20 +1,11 @@
 //! `fanorona match --engine`: real engine processes over the protocol,
-//! engines that fail, the SPRT's stop, the record file it writes, and
-//! `fanorona openings`.
+//! engines that fail, the SPRT's stop and the record file it writes.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::common::{fails, fanorona, ok};
+use crate::common::{engine, fails, fanorona, ok, scratch};
 
 const BIN: &str = env!("CARGO_BIN_EXE_fanorona");
-
-/// A directory of its own for one test's files.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fanorona-matches-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch directory");
-    dir
-}
 
 fn write(dir: &Path, name: &str, text: &str) -> String {
     let path = dir.join(name);
@@ -23,10 +14,6 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
 }
 
 /// The engine at its quickest: depth 1 is the match's, no tables to build.
-fn engine() -> String {
-    format!("{BIN} engine --tables 0")
-}
-
 /// A protocol engine written in sh: it answers `isready` and plays
 /// `go_answer` (shell text that prints one line) to every `go`.
 fn script_engine(dir: &Path, name: &str, go_answer: &str) -> String {
@@ -522,79 +509,6 @@ fn bad_match_options_are_usage_errors() {
 }
 
 #[test]
-fn balanced_openings_are_written_and_played() {
-    let dir = scratch("openings");
-    let path = dir.join("balanced.txt");
-    let path_text = path.to_str().expect("UTF-8").to_owned();
-    let out = ok(&[
-        "openings",
-        "--turns",
-        "2",
-        "--count",
-        "3",
-        "--depth",
-        "2",
-        "--max-score",
-        "0.5",
-        "--seed",
-        "7",
-        "--out",
-        &path_text,
-    ]);
-    assert!(
-        out.starts_with("kept 3 of ") && out.ends_with(&format!("written to {path_text}\n")),
-        "{out}"
-    );
-    let text = std::fs::read_to_string(&path).expect("written");
-    assert!(text.contains(
-        "# Made by: fanorona openings --turns 2 --count 3 --depth 2 --max-score 0.5 --seed 7\n"
-    ));
-    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
-    assert_eq!(lines.len(), 3, "{text}");
-    // The same command makes the same file.
-    let again = ok(&[
-        "openings",
-        "--turns",
-        "2",
-        "--count",
-        "3",
-        "--depth",
-        "2",
-        "--max-score",
-        "0.5",
-        "--seed",
-        "7",
-    ]);
-    assert!(again.starts_with(&text), "{again}");
-    let out = ok(&[
-        "match",
-        "--engine",
-        &engine(),
-        "--engine",
-        &engine(),
-        "--depth",
-        "1",
-        "--openings",
-        &path_text,
-        "--games",
-        "2",
-    ]);
-    assert_eq!(
-        out.lines().filter(|l| l.starts_with("game ")).count(),
-        2,
-        "{out}"
-    );
-    for bad in [
-        vec!["openings", "--turns", "0"],
-        vec!["openings", "--max-score", "-1"],
-        vec!["openings", "--depth", "99"],
-        vec!["openings", "--count", "many"],
-    ] {
-        assert_eq!(fanorona(&bad).code, Some(2), "{bad:?}");
-    }
-}
-
-#[test]
 fn in_process_matches_still_need_their_players() {
     let run = fanorona(&["match", "--white", "random", "--black", "greedy"]);
     assert_eq!(run.code, Some(2), "{run:?}");
@@ -602,45 +516,6 @@ fn in_process_matches_still_need_their_players() {
         "match", "--white", "random", "--black", "greedy", "--games", "2", "--tables", "0",
     ]);
     assert!(out.contains("tally random: "), "{out}");
-}
-
-#[test]
-fn the_committed_balanced_openings_are_what_their_header_says() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../fanorona-engine/openings/balanced-4.txt"
-    );
-    let text = std::fs::read_to_string(path).expect("the openings file");
-    assert!(text.contains(
-        "# Made by: fanorona openings --turns 4 --count 200 --depth 8 --max-score 0.3 --seed 1\n"
-    ));
-    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
-    assert_eq!(lines.len(), 200);
-    let distinct: std::collections::HashSet<&str> = lines.iter().copied().collect();
-    assert_eq!(distinct.len(), 200);
-    for line in &lines {
-        let (opening, score) = line.split_once("  # ").expect("a score");
-        let words: Vec<&str> = opening.split(' ').collect();
-        assert_eq!(&words[..2], ["start", "moves"], "{line}");
-        assert_eq!(words.len(), 6, "{line}");
-        let cp: i32 = score.parse().expect("a score in hundredths");
-        assert!(cp.abs() <= 30, "{line}");
-    }
-    // The match reads it.
-    let out = ok(&[
-        "match",
-        "--engine",
-        &engine(),
-        "--engine",
-        &engine(),
-        "--depth",
-        "1",
-        "--openings",
-        path,
-        "--games",
-        "2",
-    ]);
-    assert!(out.contains(", 200 openings from "), "{out}");
 }
 
 #[test]
@@ -682,57 +557,4 @@ fn an_opening_from_position_text_is_recorded_with_its_position() {
         2,
         "{replayed}"
     );
-}
-
-#[test]
-fn puzzles_are_written_to_a_file_the_same_each_time() {
-    let dir = scratch("puzzles");
-    let path = dir.join("puzzles.txt");
-    let path_text = path.to_str().expect("UTF-8").to_owned();
-    let args = [
-        "puzzles",
-        "--games",
-        "1",
-        "--play-nodes",
-        "1000",
-        "--check-nodes",
-        "5000",
-        "--margin",
-        "1",
-        "--seed",
-        "5",
-        "--threads",
-        "1",
-        "--tables",
-        "0",
-    ];
-    let out = ok(&[&args[..], &["--out", &path_text]].concat());
-    assert!(
-        out.ends_with(&format!("puzzles written to {path_text}\n")),
-        "{out}"
-    );
-    let text = std::fs::read_to_string(&path).expect("written");
-    assert!(text.contains(
-        "# Made by: fanorona puzzles --games 1 --play-nodes 1000 --check-nodes 5000 \
-         --margin 1 --seed 5 --tables 0\n"
-    ));
-    let written: usize = out
-        .split(' ')
-        .next()
-        .and_then(|n| n.parse().ok())
-        .expect("a count");
-    assert_eq!(
-        text.lines().filter(|l| !l.starts_with('#')).count(),
-        written
-    );
-    assert_eq!(ok(&args), text);
-    for bad in [
-        vec!["puzzles", "--games", "0"],
-        vec!["puzzles", "--margin", "-1"],
-        vec!["puzzles", "--check-nodes", "lots"],
-        vec!["puzzles", "--threads", "0"],
-        vec!["puzzles", "--tables", "9"],
-    ] {
-        assert_eq!(fanorona(&bad).code, Some(2), "{bad:?}");
-    }
 }

@@ -69,3 +69,16 @@ pub(crate) fn fails(code: i32, args: &[&str]) -> String {
     assert_eq!(run.stderr.lines().count(), 1, "{args:?}: {run:?}");
     run.stderr.trim_end().to_owned()
 }
+
+/// A directory of its own for one test's files, empty.
+pub(crate) fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("fanorona-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+/// The real engine over the protocol, without tables.
+pub(crate) fn engine() -> String {
+    format!("{} engine --tables 0", env!("CARGO_BIN_EXE_fanorona"))
+}
