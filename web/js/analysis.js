@@ -18,7 +18,7 @@ import {
 } from './position.js';
 import { squareIndex } from './geometry.js';
 import { Input } from './input.js';
-import { Engine, whiteScore } from './engine.js';
+import { Engine, whiteScore, signedStones } from './engine.js';
 import { PlayBoard } from './playboard.js';
 import { pageSteps, positionAfter } from './rules.js';
 import { sayLine } from './lesson.js';
@@ -134,10 +134,7 @@ function listPlayed() {
 /** A score for White, as a reader says it: +0.38, White wins in 3. */
 function scoreText(score, whiteToMove) {
   const s = whiteScore(score, whiteToMove);
-  if (s.stones !== null) {
-    const sign = s.stones > 0 ? '+' : s.stones < 0 ? '−' : '';
-    return `${sign}${Math.abs(s.stones).toFixed(2)}`;
-  }
+  if (s.stones !== null) return signedStones(s.stones);
   const color = t(`color.${s.winner}`);
   return s.turns === null ? t('analysis.wins', { color }) : t('analysis.winsIn', { color, count: s.turns });
 }
@@ -231,6 +228,14 @@ function startEditing() {
   say(t('analysis.editHow'), '');
 }
 
+/** Back to playing: the board plays again from what `show` gives it. */
+function stopEditing() {
+  editing = null;
+  play.paused = false;
+  els.editor.hidden = true;
+  els.edit.setAttribute('aria-pressed', 'false');
+}
+
 function drawEditing() {
   renderBoard(dom, stillView(editing.board), t);
 }
@@ -251,10 +256,7 @@ async function finishEditing() {
     say(t('analysis.bad', { detail: body && body.message ? body.message : text }), 'wrong');
     return;
   }
-  editing = null;
-  play.paused = false;
-  els.editor.hidden = true;
-  els.edit.setAttribute('aria-pressed', 'false');
+  stopEditing();
   if (text !== current) history.length = 0;
   show(text);
 }
@@ -287,12 +289,7 @@ els.form.addEventListener('submit', (event) => {
     return;
   }
   history.length = 0;
-  if (editing) {
-    editing = null;
-    play.paused = false;
-    els.editor.hidden = true;
-    els.edit.setAttribute('aria-pressed', 'false');
-  }
+  if (editing) stopEditing();
   show(next);
 });
 

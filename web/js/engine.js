@@ -55,6 +55,16 @@ export function whiteScore(score, white) {
   return { stones: null, winner, turns: 'value' in score ? score.value : null };
 }
 
+/**
+ * Stones as a reader says them, signed, to two places: `+0.38`, `−1.20`, `0.00`.
+ * @param {number} stones
+ * @returns {string}
+ */
+export function signedStones(stones) {
+  const sign = stones > 0 ? '+' : stones < 0 ? '−' : '';
+  return `${sign}${Math.abs(stones).toFixed(2)}`;
+}
+
 /** The engine in a worker, one search at a time. */
 export class Engine {
   /** @param {{workerUrl?: string, tables?: number}} [options] */

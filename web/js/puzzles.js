@@ -87,7 +87,6 @@ function showProgress() {
 /** Puts `puzzle` on the board, to be played. */
 function show(puzzle) {
   current = puzzle;
-  verdict = null;
   const url = new URL(location.href);
   url.searchParams.set('id', puzzle.id);
   window.history.replaceState(null, '', url.href);
@@ -97,12 +96,18 @@ function show(puzzle) {
   els.difficulty.textContent = t('puzzles.difficulty', { level: puzzle.difficulty });
   els.themes.textContent = t('puzzles.themes', { themes: puzzle.themes.map((name) => t(`puzzles.theme.${name}`)).join(', ') });
   els.host.dataset.puzzle = puzzle.id;
+  showProgress();
+  unjudged();
+  play.open(puzzle.position);
+}
+
+/** The board to be played again: no verdict, Skip offered. */
+function unjudged() {
+  verdict = null;
   delete els.host.dataset.result;
   delete els.host.dataset.shown;
-  showProgress();
   buttons({ skip: true });
   play.paused = false;
-  play.open(puzzle.position);
 }
 
 /** The player's turn is over: right, or wrong and the solution drawn. */
@@ -152,11 +157,7 @@ function advance() {
 els.next.addEventListener('click', advance);
 els.skip.addEventListener('click', advance);
 els.retry.addEventListener('click', () => {
-  verdict = null;
-  delete els.host.dataset.result;
-  delete els.host.dataset.shown;
-  buttons({ skip: true });
-  play.paused = false;
+  unjudged();
   play.again();
 });
 els.reset.addEventListener('click', () => {

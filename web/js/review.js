@@ -12,7 +12,7 @@ import { createBoard, renderBoard } from './render.js';
 import { stillView } from './still.js';
 import { parsePosition, turnPath } from './position.js';
 import { el, setAttrs } from './svg.js';
-import { Engine } from './engine.js';
+import { Engine, signedStones } from './engine.js';
 import { pageSteps, positionAfter } from './rules.js';
 import {
   readReviewParams, whiteStones, turnCosts, graphPoints, THRESHOLDS, WIN_STONES,
@@ -106,8 +106,7 @@ function drawTurns(costs) {
 
 function stonesText(stones) {
   if (Math.abs(stones) >= WIN_STONES) return t(stones > 0 ? 'review.whiteWins' : 'review.blackWins');
-  const sign = stones > 0 ? '+' : stones < 0 ? '−' : '';
-  return `${sign}${Math.abs(stones).toFixed(2)}`;
+  return signedStones(stones);
 }
 
 /** What the rules say `turn` takes from position `ply`. */
