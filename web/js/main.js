@@ -312,6 +312,14 @@ function dispatch(event) {
     say(t('say.chooseLine', { a, b }));
   }
   if (!intent) return;
+  // Against the computer the hint is searched here (page-hint.js), or by
+  // the server when the engine cannot run in this browser.
+  if (intent.type === 'hint') {
+    import('./page-hint.js').then((m) => m.pageHint(next.game)).then(onFrame, () => transmit(intent));
+  } else transmit(intent);
+}
+
+function transmit(intent) {
   if (!send(frame(intent))) {
     if (ROLLED_BACK.includes(intent.type)) update(receiveError(state, { code: 'unknown', message: '' }));
     return;

@@ -89,6 +89,11 @@ impl Analyser {
     /// returns the nodes searched in all, `nodes N`, and the best turn,
     /// `bestturn TURN`, on two lines; or the game's `result` and `bestturn
     /// none`; or `error REASON` for a bad position or no limit.
+    ///
+    /// A second line of `text`, the turn so far in notation, searches the
+    /// turn in progress there, as the server's hint does: the best turn is
+    /// then the rest of it from the moving stone, the stone's point alone
+    /// when stopping is best.
     pub fn analyse(
         &mut self,
         text: &str,
@@ -96,7 +101,12 @@ impl Analyser {
         depth: u32,
         mut on_line: impl FnMut(&str),
     ) -> String {
-        let pos = match position(text) {
+        let (board, so_far) = text.split_once('\n').unwrap_or((text, ""));
+        let pos = match position(board).and_then(|start| {
+            steps::played_from(start, so_far.trim())
+                .map(|played| played.position)
+                .map_err(|(_, reason)| format!("the turn so far: {reason}"))
+        }) {
             Ok(pos) => pos,
             Err(reason) => return format!("error {reason}"),
         };
@@ -186,6 +196,55 @@ mod tests {
         };
         let first = run(&mut analyser);
         assert_eq!(first, run(&mut analyser));
+    }
+
+    #[test]
+    fn a_turn_in_progress_is_searched_as_the_server_searches_it() {
+        let (before, step) = first_chain();
+        let chain = before.play_step_unchecked(step);
+        let mut so_far = fanorona::Turn::new(step.from());
+        so_far.push(step.to(), step.kind());
+        let mut analyser = Analyser::default();
+        let answer = analyser.analyse(&format!("{before}\n{so_far}"), 20_000, 0, |_| {});
+        let best = answer
+            .lines()
+            .find_map(|l| l.strip_prefix("bestturn "))
+            .expect("a best turn");
+        let mut engine = Engine::new(Config::default());
+        let limits = Limits {
+            nodes: Some(20_000),
+            depth: None,
+            time: None,
+        };
+        let found = engine.search(&chain, limits, &AtomicBool::new(false), |_| {});
+        let expected = found.best.expect("a turn");
+        assert_eq!(best, expected.to_string());
+        assert!(best.starts_with(&step.to().to_string()), "{best}");
+        assert!(chain.play(&expected).is_ok(), "{best}");
+        // A turn so far that the rules refuse is an error, not a search.
+        let none = |_: &str| panic!("no search");
+        let refused = analyser.analyse(&format!("{before}\n{}", step.to()), 100, 0, none);
+        assert!(refused.starts_with("error the turn so far"), "{refused}");
+    }
+
+    /// The first capture, along the game of first legal steps, that the
+    /// stone may go on from: the position before it and the step.
+    fn first_chain() -> (Position, fanorona::Step) {
+        let mut pos = Position::start();
+        for _ in 0..200 {
+            let steps = pos.legal_steps();
+            for &step in steps.iter() {
+                if step.is_capture() && pos.play_step_unchecked(step).chain().is_some() {
+                    return (pos, step);
+                }
+            }
+            pos = pos.play_step_unchecked(*steps.iter().next().expect("a step"));
+            while pos.chain().is_some() {
+                let steps = pos.legal_steps();
+                pos = pos.play_step_unchecked(*steps.iter().next().expect("a step"));
+            }
+        }
+        panic!("no capture went on");
     }
 
     #[test]

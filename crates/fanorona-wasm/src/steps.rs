@@ -52,18 +52,26 @@ fn strict_position(text: &str) -> Result<Position, Refusal> {
 }
 
 /// A position and the turn played in it so far.
-struct Played {
-    position: Position,
+pub(crate) struct Played {
+    /// Where the turn so far leads: a turn in progress, or the next
+    /// side's position when it ended.
+    pub(crate) position: Position,
     /// The turn in progress, or the turn just completed.
     turn: Option<Turn>,
     /// What that turn took, in order.
     captured: Vec<Square>,
 }
 
-type Refusal = (&'static str, String);
+/// Why an input is refused: the server's error code, and the reason.
+pub(crate) type Refusal = (&'static str, String);
 
 fn play_so_far(text: &str, turn: &str) -> Result<Played, Refusal> {
-    let start = strict_position(text)?;
+    played_from(strict_position(text)?, turn)
+}
+
+/// `turn`, the turn so far in notation (perhaps empty), played from
+/// `start` step by step as the server checks them.
+pub(crate) fn played_from(start: Position, turn: &str) -> Result<Played, Refusal> {
     let mut played = Played {
         position: start,
         turn: None,

@@ -5,9 +5,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import {
   useSite, startServer, phoneContext, watchedPage, shot, noSidewaysScroll, waitText, tapPoint,
-  boardRows, waitBoard, legalSteps, plainStep,
+  boardRows, waitBoard, legalSteps, plainStep, cliBinary,
 } from './harness.js';
 
 let phone;
@@ -82,20 +83,58 @@ test('the computer replies to a turn; takeback puts the board back', async () =>
   assert.ok(await page.isDisabled('#takeback'));
 });
 
-test('a hint marks a stone that can move and where it goes', async () => {
+// The hint is searched in the page's worker, at the server's budget for
+// a hint (level 5's nodes) and with no tables this far from an ending:
+// the command line's first step at the same count, and no hint frame
+// sent to the server.
+test('a hint marks a stone that can move and where it goes, searched in the browser', async () => {
   const { page } = phone;
+  const sent = [];
+  let received = 0;
+  const record = (ws) => {
+    ws.on('framesent', (f) => sent.push(String(f.payload)));
+    ws.on('framereceived', () => { received++; });
+  };
+  page.on('websocket', record);
+  await page.reload();
+  await waitText(page, '#turn', /^Your turn$/);
+  const { position } = await (await fetch(`${site.server.url}/api/games/${gameId}`)).json();
   await page.click('#ask-hint');
   await page.waitForSelector('svg.board .pt.hint-from', { timeout: 15_000 });
   const from = await page.getAttribute('svg.board .pt.hint-from', 'data-sq');
   const to = await page.getAttribute('svg.board .pt.hint-to', 'data-sq');
   const steps = await legalSteps(site.server.url, gameId);
   assert.ok(steps.some((s) => s.from === from && s.to === to), `${from}-${to} is legal`);
+  const out = execFileSync(cliBinary(), ['analyse', position, '--nodes', '150000', '--tables', '0'], { encoding: 'utf8' });
+  const best = /^bestturn (\S+)$/m.exec(out)[1];
+  assert.equal(`${from}-${to}`, best.split('-').slice(0, 2).join('-').replace(/[AW]$/, ''), best);
+  assert.ok(received > 0, 'the socket is watched');
+  assert.ok(!sent.some((f) => f.includes('"hint"')), sent.join('\n'));
+  page.off('websocket', record);
   await waitText(page, '#hint', new RegExp(`^Hint: move the stone on ${from} to ${to}\\.$`));
   assert.match(await page.getAttribute(`[data-sq="${from}"]`, 'aria-label'), /hint: move this stone/);
   await shot(page, 'computer-03-hint', { fullPage: true });
   await tapPoint(page, from);
   assert.equal(await page.locator('svg.board .pt.hint-from').count(), 1, 'the hint stays while the stone is held');
   await tapPoint(page, from);
+});
+
+test('where the engine cannot run in the browser, the server gives the hint', async () => {
+  const { page, context } = phone;
+  const sent = [];
+  const record = (ws) => ws.on('framesent', (f) => sent.push(String(f.payload)));
+  page.on('websocket', record);
+  await context.route('**/js/engine-worker.js', (route) => route.abort());
+  await page.reload();
+  await waitText(page, '#turn', /^Your turn$/);
+  await page.click('#ask-hint');
+  await page.waitForSelector('svg.board .pt.hint-from', { timeout: 15_000 });
+  assert.ok(sent.some((f) => f.includes('"hint"')), sent.join('\n'));
+  const from = await page.getAttribute('svg.board .pt.hint-from', 'data-sq');
+  const steps = await legalSteps(site.server.url, gameId);
+  assert.ok(steps.some((s) => s.from === from), `${from} can move`);
+  await context.unroute('**/js/engine-worker.js');
+  page.off('websocket', record);
 });
 
 test('a new level shows its name', async () => {
