@@ -3,7 +3,7 @@
 
 import { Link, Mode } from './state-core.js';
 import { isPlayer, isMyTurn, canAct, mustCapture, bottomColor, sideOfTurn, mode, waitingForFriend, againstComputer, computerThinking, canTakeBack, hasCompletedTurn, canAskHint, shownLevel } from './state-queries.js';
-import { countStones, parsePosition } from './position.js';
+import { countStones, parsePosition, positionText } from './position.js';
 import { EndReason } from './protocol.js';
 
 /** @typedef {import('./types.js').Translate} Translate */
@@ -42,7 +42,7 @@ export function panelElements(doc) {
     game: $('game'), notFound: $('not-found'), heading: $('game-heading'),
     computerActions: $('computer-actions'), takeback: $('takeback'), askHint: $('ask-hint'),
     levelChoice: $('level-choice'), level: $('level'),
-    record: $('record'), review: $('review-link'), newGame: $('new-game'), series: $('series'),
+    record: $('record'), review: $('review-link'), analyse: $('analyse-link'), newGame: $('new-game'), series: $('series'),
     // A mouse or a keyboard clicks where a finger taps.
     touch: doc.defaultView.matchMedia('(pointer: coarse)').matches,
   };
@@ -80,6 +80,10 @@ function setText(node, text) {
 
 function show(node, on) {
   if (node.hidden === on) node.hidden = !on;
+}
+
+function setHref(node, href) {
+  if (node.getAttribute('href') !== href) node.setAttribute('href', href);
 }
 
 function other(color) {
@@ -368,13 +372,16 @@ export function renderPanel(els, state, t) {
   // copy its record at any time once it has begun.
   show(els.newGame, Boolean(g && g.result));
   show(els.record, begun && !waiting);
-  // Once the game is over, its review opens at the turn shown: never
-  // while it is played.
+  // Once the game is over, its review and the analysis board open at the
+  // turn shown: never while it is played.
   const reviewable = Boolean(g && g.result && g.moves.length);
   show(els.review, reviewable);
+  show(els.analyse, reviewable);
   if (reviewable) {
     const query = new URLSearchParams({ start: g.startPosition, turns: g.moves.join(' '), at: state.browse ?? g.moves.length });
-    if (els.review.getAttribute('href') !== `/review?${query}`) els.review.setAttribute('href', `/review?${query}`);
+    const shown = state.browse === null ? g.position : positionText(state.plies[state.browse]);
+    setHref(els.review, `/review?${query}`);
+    setHref(els.analyse, `/analysis?${new URLSearchParams({ position: shown })}`);
   }
   const askedRematch = Boolean(finished && g.rematch[state.role]);
   els.rematch.disabled = askedRematch;

@@ -180,11 +180,11 @@ for (const lang of LANGS) {
       assert.equal(await page.isChecked(`input[name=level][value="${level}"]`), true);
       const shown = await page.$$eval('.level-name, .level .level-line', (els) => els
         .filter((e) => getComputedStyle(e).opacity !== '0').map((e) => e.textContent.trim()));
-      assert.deepEqual(shown, [text(`level.${level}`), text(`level.${level}.line`)]);
+      assert.deepEqual(shown, [text(`level.${level}`), text(`levelLine.${level}`)]);
       for (const sel of ['.levels', '#computer-form .choices', '#play-computer']) await inFirstScreen(page, sel);
       // The radio button keeps the whole name a screen reader says.
       const { name } = await accessible(page, `input[name=level][value="${level}"]`);
-      assert.equal(name, `${level} ${text(`level.${level}`)} ${text(`level.${level}.line`)}`);
+      assert.equal(name, `${level} ${text(`level.${level}`)} ${text(`levelLine.${level}`)}`);
     }
     await audit(page, `front page, the computer, ${lang}, 390x844`);
     await shot(page, `layout-home-computer-390-${lang}`);

@@ -159,6 +159,9 @@ test('the finished game\'s link, opened fresh, steps through every turn by butto
   const reviewed = async () => new URL(await page.getAttribute('#review-link', 'href'), site.server.url).searchParams;
   assert.equal((await reviewed()).get('at'), '3');
   assert.equal((await reviewed()).get('turns'), moves.join(' '));
+  // And the analysis board at the position shown.
+  const analysed = async () => new URL(await page.getAttribute('#analyse-link', 'href'), site.server.url).searchParams.get('position');
+  assert.equal((await analysed()).split(' ')[0], rows[3]);
   await page.keyboard.press('End');
   await waitBoard(page, rows[4]);
   assert.equal(await page.isHidden('#viewing'), true);
@@ -168,6 +171,10 @@ test('the finished game\'s link, opened fresh, steps through every turn by butto
   await waitBoard(page, rows[4]);
   await noSidewaysScroll(page);
   assert.equal((await reviewed()).get('at'), String(moves.length));
+  assert.equal(await analysed(), (await state()).position);
+  await Promise.all([page.waitForURL(/\/analysis\?/), page.click('#analyse-link')]);
+  await waitBoard(page, rows[4]);
+  await page.goBack();
   await Promise.all([page.waitForURL(/\/review\?/), page.click('#review-link')]);
   assert.equal((await page.textContent('h1')).trim(), 'Game review');
   await page.waitForSelector('#review-turns button');
