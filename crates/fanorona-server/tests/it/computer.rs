@@ -212,40 +212,54 @@ async fn the_computer_moves_first_when_asked() {
 
 /// Searches run at the lowest priority, so they never take a core from
 /// the threads that relay the games between people; the server's other
-/// threads keep theirs.
+/// threads keep theirs. The server runs as a process of its own, so that
+/// only its threads are read (the other tests' servers share this one's).
 #[cfg(target_os = "linux")]
 #[tokio::test]
 async fn the_search_threads_run_at_the_lowest_priority() {
-    let (server, _dir) = fast_server().await;
+    use common::process::{spawn_binary, terminate, NO_RATE_LIMITS};
+    let dir = tempfile::tempdir().unwrap();
+    let database = common::database_url(&dir);
+    let mut args = NO_RATE_LIMITS.to_vec();
+    args.extend(["--computer-step-delay", "0s", "--computer-min-think", "0s"]);
+    let (mut child, addr) = spawn_binary(&database, &args).await;
+    let server = TestServer::remote(&addr);
     let body = json!({ "opponent": "computer", "level": 1, "first": "computer" });
     let (_, id, seat) = computer_game(&server, body).await;
     let mut ws = Ws::connect(&server, &id, Some(&seat)).await;
     computer_reply(&mut ws, &json!("black"), 0).await;
     // Each thread's name and nice value, from /proc (the nice value is the
-    // 19th field of `stat`, the 17th after the name's closing parenthesis).
-    let nice = |dir: &std::path::Path| -> i32 {
-        let stat = std::fs::read_to_string(dir.join("stat")).unwrap();
-        let after_name = &stat[stat.rfind(')').unwrap() + 2..];
-        after_name.split(' ').nth(16).unwrap().parse().unwrap()
+    // 19th field of `stat`, the 17th after the name's closing parenthesis);
+    // none for a thread that has ended since its directory was listed.
+    let read = |dir: &std::path::Path| -> Option<(String, i32)> {
+        let name = std::fs::read_to_string(dir.join("comm")).ok()?;
+        let stat = std::fs::read_to_string(dir.join("stat")).ok()?;
+        let after_name = &stat[stat.rfind(')')? + 2..];
+        let nice = after_name.split(' ').nth(16)?.parse().ok()?;
+        Some((name.trim().to_owned(), nice))
     };
-    // The test may itself run niced: the other threads keep the process's.
-    let base = nice(std::path::Path::new("/proc/self"));
+    let process = std::path::PathBuf::from(format!("/proc/{}", child.id().unwrap()));
+    // The test may itself run niced, and the server with it: its other
+    // threads keep the process's nice value.
+    let (_, base) = read(&process).expect("the server's own stat");
     let mut searchers = 0;
     let mut others = 0;
-    for task in std::fs::read_dir("/proc/self/task").unwrap() {
-        let dir = task.unwrap().path();
-        let name = std::fs::read_to_string(dir.join("comm")).unwrap();
-        let name = name.trim();
+    for task in std::fs::read_dir(process.join("task")).unwrap() {
+        let Some((name, nice)) = read(&task.unwrap().path()) else {
+            continue;
+        };
         if name.starts_with("engine-") && name != "engine-watch" {
-            assert_eq!(nice(&dir), 19, "{name}");
+            assert_eq!(nice, 19, "{name}");
             searchers += 1;
         } else {
-            assert_eq!(nice(&dir), base, "{name}");
+            assert_eq!(nice, base, "{name}");
             others += 1;
         }
     }
     assert!(searchers >= 1, "a search thread was found");
     assert!(others >= 2, "the other threads were found");
+    drop(ws);
+    assert!(terminate(&mut child).await, "the server stops cleanly");
 }
 
 /// The fields a takeback restores.
