@@ -149,23 +149,33 @@ fn step_intent(step: &Value) -> String {
 }
 
 /// Creates a game, joins it, and plays `steps` steps over two sockets.
+///
+/// A step's outcome is the first state with a higher action number
+/// (`seq`): the version counts every state published, presence changes
+/// too, so a new version alone may be a state from before the step.
 async fn play_a_few_steps(server: &TestServer, steps: usize) {
+    let seq = |s: &Value| s["seq"].as_u64().expect("a state has its action number");
     let (id, white, black) = server.two_player_game(None).await;
     let mut w = Ws::connect(server, &id, Some(&white)).await;
     let mut b = Ws::connect(server, &id, Some(&black)).await;
     let (_, mut state) = w.state_where(|_| true).await;
+    let mut black_has_seen = 0;
     for _ in 0..steps {
         let step = state["legal_steps"][0].clone();
-        let version = state["version"].clone();
-        let mover = if state["side_to_move"] == "white" {
-            &mut w
-        } else {
-            &mut b
-        };
+        let before = seq(&state);
+        let black_moves = state["side_to_move"] == "black";
+        let mover = if black_moves { &mut b } else { &mut w };
         mover.send(&step_intent(&step)).await;
-        state = mover.state_where(|s| s["version"] != version).await.1;
+        state = mover.state_where(|s| seq(s) > before).await.1;
+        if black_moves {
+            black_has_seen = seq(&state);
+        }
     }
-    b.state_where(|s| s["version"] == state["version"]).await;
+    // The other seat hears the last step too.
+    let last = seq(&state);
+    if black_has_seen < last {
+        b.state_where(|s| seq(s) >= last).await;
+    }
 }
 
 #[tokio::test]
