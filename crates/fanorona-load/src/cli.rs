@@ -107,9 +107,9 @@ pub struct RunArgs {
     pub computer_games: usize,
 
     /// The computer's level in those games, 1 to 6. The default, 6
-    /// (Strongest), is the most expensive: 1,300,000 nodes a turn, about
-    /// 0.3 to 0.9 s of a core, so it loads the server's search threads
-    /// the most.
+    /// (Strongest), is the most expensive: 2,600,000 nodes a turn, about
+    /// 0.8 s of a core, so it loads the server's search threads the
+    /// most.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=6))]
     pub computer_level: u8,
 

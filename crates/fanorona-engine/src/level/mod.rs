@@ -84,7 +84,7 @@ const SPECS: [LevelSpec; 6] = [
     LevelSpec {
         name: "Strongest",
         depth: None,
-        nodes: Some(1_300_000),
+        nodes: Some(2_600_000),
         noise: 0,
         quiescence: FULL_QUIESCENCE,
         tables: true,
