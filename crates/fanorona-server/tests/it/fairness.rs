@@ -538,8 +538,8 @@ async fn a_game_holds_at_most_its_cap_of_actions_and_can_still_be_played_out() {
 #[tokio::test]
 async fn a_search_is_dropped_when_its_player_leaves_and_resumed_when_they_return() {
     let server = server().await;
-    // The strongest level searches 2,600,000 nodes: the person leaves
-    // while it does.
+    // The strongest level searches for about a second: the person
+    // leaves while it does.
     let (id, seat, me) = game_from(&server, VICTIM, 6, "computer").await;
     let mut ws = Ws::connect_from(&server, &id, Some(&seat), VICTIM).await;
     let (_, thinking) = ws.state_where(|s| s["computer"]["thinking"] == true).await;
