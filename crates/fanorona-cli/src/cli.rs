@@ -166,7 +166,9 @@ pub(crate) enum Subcommand {
     /// that game, and the match exits with code 1 at its end. The first
     /// engine is White in odd games. Each opening (from the --openings
     /// file, in order, again from the first when they run out) is played
-    /// twice, colours swapped. Prints a line per game, a progress line per
+    /// twice, colours swapped; by --nodes, --depth or --level an opening
+    /// played again would replay the same two games, so such a match
+    /// stops once every opening is played. Prints a line per game, a progress line per
     /// pair (`games N +W =D -L pairs P0-P1-P2-P3-P4 elo E ± ERR llr LLR
     /// [LOW, HIGH]`: P0 pairs where the first engine lost both games, P1
     /// where it scored a draw, and so on to P4, both won), the tally and,

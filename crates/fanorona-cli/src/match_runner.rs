@@ -215,6 +215,24 @@ pub(crate) fn engine_match(out: &mut impl Write, ask: EngineMatch) -> Result<(),
             (list, ask.openings.clone())
         }
     };
+    // By nodes, depth or level an engine plays the same turn in the same
+    // position: an opening played again replays its two games, which would
+    // count twice.
+    let games = if matches!(go, versus::Go::Time(_)) {
+        games
+    } else {
+        let all = u32::try_from(openings.len())
+            .unwrap_or(u32::MAX)
+            .saturating_mul(2);
+        if games.is_none_or(|g| g > all) {
+            writeln!(
+                out,
+                "{go}: an opening played again replays the same two games, so the match \
+                 stops after {all} games, each opening played with both colours"
+            )?;
+        }
+        Some(games.map_or(all, |g| g.min(all)))
+    };
     let settings = versus::Settings {
         engines,
         go,

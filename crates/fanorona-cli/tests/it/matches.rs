@@ -319,7 +319,23 @@ fn engines_that_exit_stall_answer_nonsense_or_do_not_start_lose() {
 #[test]
 fn sprt_accepts_h1_against_a_weak_mover_and_stops() {
     let dir = scratch("sprt");
-    let openings = write(&dir, "openings.txt", TWO_OPENINGS);
+    // Twenty openings: by depth an opening played again is the same two
+    // games, so the match has at most forty to play.
+    let openings = dir.join("openings.txt");
+    let openings = openings.to_str().expect("UTF-8").to_owned();
+    ok(&[
+        "openings",
+        "--turns",
+        "2",
+        "--count",
+        "20",
+        "--depth",
+        "1",
+        "--max-score",
+        "50",
+        "--out",
+        &openings,
+    ]);
     let weak = first_turn_engine(&dir);
     let out = ok(&[
         "match",
@@ -353,6 +369,56 @@ fn sprt_accepts_h1_against_a_weak_mover_and_stops() {
         progress.contains(" llr ") && progress.contains(" [-2.94, 2.94] "),
         "{progress}"
     );
+}
+
+#[test]
+fn by_depth_nodes_or_level_each_opening_is_played_once_with_each_colour() {
+    let dir = scratch("replay");
+    let openings = write(&dir, "openings.txt", TWO_OPENINGS);
+    let e = engine();
+    for games in [vec!["--games", "10"], vec![]] {
+        let mut args = vec![
+            "match",
+            "--engine",
+            &e,
+            "--engine",
+            &e,
+            "--depth",
+            "1",
+            "--openings",
+            &openings,
+            "--sprt",
+            "elo0=0,elo1=5",
+        ];
+        args.extend(games);
+        let out = ok(&args);
+        assert!(
+            out.contains(
+                "go depth 1: an opening played again replays the same two games, \
+                 so the match stops after 4 games, each opening played with both colours"
+            ),
+            "{out}"
+        );
+        let played = out.lines().filter(|l| l.starts_with("game ")).count();
+        assert_eq!(played, 4, "{out}");
+        assert!(out.contains(" in 4 games, pairs "), "{out}");
+    }
+    // Within the openings, nothing is said and the count asked is played.
+    let out = ok(&[
+        "match",
+        "--engine",
+        &engine(),
+        "--engine",
+        &engine(),
+        "--depth",
+        "1",
+        "--openings",
+        &openings,
+        "--games",
+        "2",
+    ]);
+    assert!(!out.contains("played again"), "{out}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("game ")).count(), 2);
 }
 
 #[test]
