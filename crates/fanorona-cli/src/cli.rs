@@ -168,11 +168,12 @@ pub(crate) enum Subcommand {
     /// file, in order, again from the first when they run out) is played
     /// twice, colours swapped; by --nodes, --depth or --level an opening
     /// played again would replay the same two games, so such a match
-    /// stops once every opening is played. Prints a line per game, a progress line per
-    /// pair (`games N +W =D -L pairs P0-P1-P2-P3-P4 elo E ± ERR llr LLR
-    /// [LOW, HIGH]`: P0 pairs where the first engine lost both games, P1
-    /// where it scored a draw, and so on to P4, both won), the tally and,
-    /// with --sprt, the verdict: H0 accepted, H1 accepted or undecided.
+    /// stops once every opening is played. Prints a line per game, a
+    /// progress line per pair (`games N +W =D -L pairs P0-P1-P2-P3-P4 elo
+    /// E ± ERR llr LLR [LOW, HIGH]`: P0 pairs where the first engine lost
+    /// both games, P1 where it scored a draw, and so on to P4, both won),
+    /// the tally and, with --sprt, the verdict: H0 accepted, H1 accepted
+    /// or undecided.
     Match {
         /// The first player: `random`, `greedy`, a level 1 to 6, or level
         /// 5 or 6 stopped after at most so many nodes, like `6/100000` (as

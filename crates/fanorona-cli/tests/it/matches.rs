@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::common::{engine, fails, fanorona, ok, scratch};
+use crate::common::{depth_one_match, engine, fails, fanorona, ok, scratch};
 
 const BIN: &str = env!("CARGO_BIN_EXE_fanorona");
 
@@ -375,23 +375,8 @@ fn sprt_accepts_h1_against_a_weak_mover_and_stops() {
 fn by_depth_nodes_or_level_each_opening_is_played_once_with_each_colour() {
     let dir = scratch("replay");
     let openings = write(&dir, "openings.txt", TWO_OPENINGS);
-    let e = engine();
-    for games in [vec!["--games", "10"], vec![]] {
-        let mut args = vec![
-            "match",
-            "--engine",
-            &e,
-            "--engine",
-            &e,
-            "--depth",
-            "1",
-            "--openings",
-            &openings,
-            "--sprt",
-            "elo0=0,elo1=5",
-        ];
-        args.extend(games);
-        let out = ok(&args);
+    for games in [&["--games", "10"][..], &[]] {
+        let out = depth_one_match(&openings, &[&["--sprt", "elo0=0,elo1=5"], games].concat());
         assert!(
             out.contains(
                 "go depth 1: an opening played again replays the same two games, \
@@ -404,19 +389,7 @@ fn by_depth_nodes_or_level_each_opening_is_played_once_with_each_colour() {
         assert!(out.contains(" in 4 games, pairs "), "{out}");
     }
     // Within the openings, nothing is said and the count asked is played.
-    let out = ok(&[
-        "match",
-        "--engine",
-        &engine(),
-        "--engine",
-        &engine(),
-        "--depth",
-        "1",
-        "--openings",
-        &openings,
-        "--games",
-        "2",
-    ]);
+    let out = depth_one_match(&openings, &["--games", "2"]);
     assert!(!out.contains("played again"), "{out}");
     assert_eq!(out.lines().filter(|l| l.starts_with("game ")).count(), 2);
 }
@@ -425,21 +398,7 @@ fn by_depth_nodes_or_level_each_opening_is_played_once_with_each_colour() {
 fn sprt_undecided_after_the_games_run_out() {
     let dir = scratch("undecided");
     let openings = write(&dir, "openings.txt", TWO_OPENINGS);
-    let out = ok(&[
-        "match",
-        "--engine",
-        &engine(),
-        "--engine",
-        &engine(),
-        "--depth",
-        "1",
-        "--openings",
-        &openings,
-        "--sprt",
-        "elo0=0,elo1=5",
-        "--games",
-        "2",
-    ]);
+    let out = depth_one_match(&openings, &["--sprt", "elo0=0,elo1=5", "--games", "2"]);
     assert!(
         out.lines()
             .last()

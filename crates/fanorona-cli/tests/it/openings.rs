@@ -2,7 +2,7 @@
 //! command, played by a match; and the committed file is what its header
 //! says.
 
-use crate::common::{engine, fanorona, ok, scratch};
+use crate::common::{depth_one_match, fanorona, ok, scratch};
 
 #[test]
 fn balanced_openings_are_written_and_played() {
@@ -49,19 +49,7 @@ fn balanced_openings_are_written_and_played() {
         "7",
     ]);
     assert!(again.starts_with(&text), "{again}");
-    let out = ok(&[
-        "match",
-        "--engine",
-        &engine(),
-        "--engine",
-        &engine(),
-        "--depth",
-        "1",
-        "--openings",
-        &path_text,
-        "--games",
-        "2",
-    ]);
+    let out = depth_one_match(&path_text, &["--games", "2"]);
     assert_eq!(
         out.lines().filter(|l| l.starts_with("game ")).count(),
         2,
@@ -110,19 +98,7 @@ fn the_committed_balanced_openings_are_what_their_header_says() {
             assert!(cp.abs() <= 30, "{line}");
         }
         // The match reads it.
-        let out = ok(&[
-            "match",
-            "--engine",
-            &engine(),
-            "--engine",
-            &engine(),
-            "--depth",
-            "1",
-            "--openings",
-            &path,
-            "--games",
-            "2",
-        ]);
+        let out = depth_one_match(&path, &["--games", "2"]);
         assert!(out.contains(&format!(", {count} openings from ")), "{out}");
     }
 }

@@ -82,3 +82,22 @@ pub(crate) fn scratch(name: &str) -> std::path::PathBuf {
 pub(crate) fn engine() -> String {
     format!("{} engine --tables 0", env!("CARGO_BIN_EXE_fanorona"))
 }
+
+/// `fanorona match` of [`engine`] against itself at depth 1 from the
+/// openings file `openings`, with the options `more`; its output.
+pub(crate) fn depth_one_match(openings: &str, more: &[&str]) -> String {
+    let e = engine();
+    let mut args = vec![
+        "match",
+        "--engine",
+        &e,
+        "--engine",
+        &e,
+        "--depth",
+        "1",
+        "--openings",
+        openings,
+    ];
+    args.extend_from_slice(more);
+    ok(&args)
+}
