@@ -120,6 +120,8 @@ pub(crate) enum Subcommand {
             allow_negative_numbers = true
         )]
         depth: String,
+        #[command(flatten)]
+        network: NetworkArg,
     },
     /// Answer the engine protocol on stdin and stdout, for matches with
     /// other programs.
@@ -134,6 +136,8 @@ pub(crate) enum Subcommand {
     Engine {
         #[command(flatten)]
         tables: TablesArg,
+        #[command(flatten)]
+        network: NetworkArg,
     },
     /// Solve the endgame tables and print their size and the time taken;
     /// with --out, write them to a file that `--tables FILE` reads back.
@@ -410,6 +414,16 @@ pub(crate) enum Subcommand {
         #[command(flatten)]
         tables: TablesArg,
     },
+}
+
+/// The `--network` option of `bench` and `engine`.
+#[derive(Args, Debug)]
+pub(crate) struct NetworkArg {
+    /// Correct the evaluation by the engine's network, for matches that
+    /// measure it (docs/ENGINE.md, "Changes measured"); the levels and
+    /// the site play without it.
+    #[arg(long = "network")]
+    pub(crate) on: bool,
 }
 
 /// The `--tables` option of `analyse`, `engine`, `match` and `puzzles`.

@@ -57,9 +57,10 @@ struct Session {
 pub(crate) fn run(
     mut input: impl BufRead,
     out: &mut impl Write,
+    config: Config,
     tables: Option<Arc<Tables>>,
 ) -> io::Result<()> {
-    let mut engine = Engine::new(Config::default());
+    let mut engine = Engine::new(config);
     engine.set_tables(tables);
     let mut session = Session {
         engine,
@@ -165,7 +166,7 @@ mod tests {
 
     fn session(input: &str) -> String {
         let mut out = Vec::new();
-        run(input.as_bytes(), &mut out, None).expect("writes to memory");
+        run(input.as_bytes(), &mut out, Config::default(), None).expect("writes to memory");
         String::from_utf8(out).expect("UTF-8")
     }
 

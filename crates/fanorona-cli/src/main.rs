@@ -134,13 +134,21 @@ fn run(subcommand: Subcommand) -> Result<(), Failure> {
             report::think(&mut engine, &pos, how, &mut out)?;
             Ok(())
         }
-        Subcommand::Bench { depth } => {
+        Subcommand::Bench { depth, network } => {
             let depth = usage(parse_limit("depth", &depth))?.depth;
-            bench(&mut out, depth.unwrap_or(BENCH_DEPTH))
+            let config = Config {
+                network: network.on,
+                ..Config::default()
+            };
+            bench(&mut out, depth.unwrap_or(BENCH_DEPTH), config)
         }
-        Subcommand::Engine { tables } => {
+        Subcommand::Engine { tables, network } => {
             let tables = endgame_tables(&tables.value)?;
-            engine_protocol::run(io::stdin().lock(), &mut out, tables)?;
+            let config = Config {
+                network: network.on,
+                ..Config::default()
+            };
+            engine_protocol::run(io::stdin().lock(), &mut out, config, tables)?;
             Ok(())
         }
         Subcommand::Tables { stones, out: path } => {
@@ -409,11 +417,11 @@ fn parse_depth(text: &str) -> Result<u32, Failure> {
     }
 }
 
-fn bench(out: &mut impl Write, depth: u32) -> Result<(), Failure> {
+fn bench(out: &mut impl Write, depth: u32, config: Config) -> Result<(), Failure> {
     let start = Instant::now();
     let mut n = 0;
     let mut written = Ok(());
-    let total = fanorona_engine::bench(depth, |line| {
+    let total = fanorona_engine::bench(config, depth, |line| {
         n += 1;
         if written.is_ok() {
             written = writeln!(

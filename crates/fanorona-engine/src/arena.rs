@@ -220,6 +220,7 @@ impl Seat {
             Player::Weighted(_, weights) => Some(Engine::new(Config {
                 table_bytes: 4 << 20,
                 weights,
+                ..Config::default()
             })),
             _ => None,
         };

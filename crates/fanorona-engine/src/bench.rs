@@ -65,11 +65,11 @@ pub struct BenchLine {
 /// returns the total of their nodes: the bench signature.
 ///
 /// The engine is set up the same way every time, so the total depends on
-/// the search alone: the default [`Config`] (a 16 MB transposition table
-/// and the default weights), no endgame tables, and a new game (an empty
-/// table and history) for each position.
-pub fn bench(depth: u32, mut on_line: impl FnMut(&BenchLine)) -> u64 {
-    let mut engine = Engine::new(Config::default());
+/// the search alone: `config` (the signature is the default [`Config`]'s,
+/// a 16 MB transposition table and the default weights), no endgame
+/// tables, and a new game (an empty table and history) for each position.
+pub fn bench(config: Config, depth: u32, mut on_line: impl FnMut(&BenchLine)) -> u64 {
+    let mut engine = Engine::new(config);
     let stop = AtomicBool::new(false);
     let mut total = 0;
     for text in BENCH_POSITIONS {

@@ -317,8 +317,18 @@ pub fn features(pos: &Position) -> [i32; FEATURE_COUNT] {
 /// # Ok::<_, Box<dyn std::error::Error>>(())
 /// ```
 pub fn evaluate(pos: &Position, weights: &Weights) -> i32 {
+    evaluate_with(pos, weights, false)
+}
+
+/// [`evaluate`], with the correction of the network (`src/net/`) added
+/// before the fade when `network` is on.
+pub(crate) fn evaluate_with(pos: &Position, weights: &Weights, network: bool) -> i32 {
     let f = features(pos);
-    let raw: i32 = f.iter().zip(weights.0).map(|(x, w)| x * w).sum();
+    let mut raw: i32 = f.iter().zip(weights.0).map(|(x, w)| x * w).sum();
+    if network {
+        let board = pos.board();
+        raw += crate::net::correction(board.by_color(pos.turn()), board.by_color(!pos.turn()));
+    }
     scale_for_counter(raw, pos.turns_since_capture())
 }
 
@@ -337,7 +347,7 @@ pub(crate) fn scale_for_counter(score: i32, quiet: u32) -> i32 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use fanorona::Setup;
 
@@ -437,7 +447,7 @@ mod tests {
 
     /// `text` with its board turned about: files reversed when `files`,
     /// ranks when `ranks`.
-    fn mirrored(text: &str, files: bool, ranks: bool) -> String {
+    pub(crate) fn mirrored(text: &str, files: bool, ranks: bool) -> String {
         let (board, rest) = text.split_once(' ').expect("a board and a turn");
         let mut rows: Vec<String> = board
             .split('/')

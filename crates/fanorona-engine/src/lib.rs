@@ -8,6 +8,7 @@ mod clock;
 mod eval;
 mod level;
 mod limits;
+pub mod net;
 mod players;
 mod score;
 mod search;

@@ -11,6 +11,7 @@
 //! cargo run --release -p fanorona-engine --example tune -- datawins --data FILE --count 200 --nodes 1000000 --min-turns 15 --stones 5 --winners 0,4,5
 //! cargo run --release -p fanorona-engine --example tune -- convert --data FILE --count 100 --nodes 1000000 --sides 5:0,0:5,0:0
 //! cargo run --release -p fanorona-engine --example tune -- tablestats --data FILE --stones 5 --min-turns 15
+//! cargo run --release -p fanorona-engine --example tune -- net --data FILE --out src/net/weights.rs [--epochs 40]
 //! ```
 //!
 //! Tables are given by the most stones they hold (0 for none). Tables that
@@ -24,6 +25,7 @@ use clap::{Parser, Subcommand};
 use fanorona_engine::Weights;
 
 mod endgames;
+mod network;
 mod playout;
 mod tuning;
 mod wins;
@@ -165,6 +167,19 @@ enum Command {
         #[arg(long, value_delimiter = ',', value_parser = playout::parse_sides)]
         sides: Vec<[usize; 2]>,
     },
+    /// Fits the evaluation's network to the search's scores of the
+    /// positions (`positions --nodes N`) and writes its weights as the
+    /// source of `src/net/weights.rs`.
+    Net {
+        /// The positions, as `positions --nodes N` writes them.
+        #[arg(long)]
+        data: String,
+        /// The file to write.
+        #[arg(long)]
+        out: String,
+        #[command(flatten)]
+        fit: network::NetFit,
+    },
     /// Counts the positions of a data file by stones and by what the tables
     /// say of them.
     Tablestats {
@@ -245,6 +260,7 @@ fn main() -> Result<()> {
             nodes,
             sides,
         } => endgames::convert(&data, count, nodes, &sides),
+        Command::Net { data, out, fit } => network::fit_net(&data, &fit, &out),
         Command::Tablestats {
             data,
             stones,

@@ -498,3 +498,40 @@ fn tables_are_solved_written_and_refused_when_out_of_range() {
     let line = fails(2, &["analyse", "start", "--tables", "9", "--depth", "1"]);
     assert!(line.contains("--tables"), "{line}");
 }
+
+/// The last `info` line of `engine` (with `extra` options) asked for a
+/// search of 6 turns after the first turn, with its time left out.
+fn depth_six(extra: &[&str]) -> String {
+    let mut args = vec!["engine", "--tables", "0"];
+    args.extend_from_slice(extra);
+    let input = "position start moves d3-e3A\ngo depth 6\nisready\n";
+    let run = common::fanorona_with_input(&args, input.as_bytes());
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let info = run
+        .stdout
+        .lines()
+        .rfind(|l| l.starts_with("info depth 6 "))
+        .unwrap_or_else(|| panic!("no info at depth 6: {}", run.stdout));
+    // Leave out `nps N time MS`, which vary from run to run.
+    let mut kept = Vec::new();
+    let mut words = info.split(' ');
+    while let Some(word) = words.next() {
+        if matches!(word, "nps" | "time") {
+            words.next();
+        } else {
+            kept.push(word);
+        }
+    }
+    kept.join(" ")
+}
+
+/// `--network` corrects the evaluation by the engine's network: the same
+/// search scores and explores differently, and each way is repeatable.
+#[test]
+fn engine_with_the_network_searches_by_another_evaluation() {
+    let plain = depth_six(&[]);
+    let network = depth_six(&["--network"]);
+    assert_ne!(plain, network);
+    assert_eq!(depth_six(&["--network"]), network);
+    assert_eq!(depth_six(&[]), plain);
+}

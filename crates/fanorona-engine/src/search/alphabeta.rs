@@ -8,7 +8,7 @@ use fanorona::Position;
 
 use crate::{
     children::{children, Child},
-    eval::evaluate,
+    eval::evaluate_with,
     score::{from_table, to_table, INFINITY, MATE},
     tt::Bound,
     zobrist::zobrist,
@@ -96,7 +96,7 @@ impl Engine {
             return score;
         }
         if ply >= MAX_PLY {
-            return evaluate(pos, &self.weights);
+            return evaluate_with(pos, &self.weights, self.network);
         }
         if let Some(score) = self.probe(pos, ply) {
             return score;
@@ -220,7 +220,7 @@ impl Engine {
                 return score;
             }
         }
-        let stand = evaluate(pos, &self.weights);
+        let stand = evaluate_with(pos, &self.weights, self.network);
         if ply >= MAX_PLY || qdepth >= self.max_quiescence || !pos.has_capture() {
             return stand;
         }

@@ -48,6 +48,10 @@ pub struct Config {
     pub table_bytes: usize,
     /// The evaluation weights.
     pub weights: Weights,
+    /// Whether the network (`src/net/`) corrects the evaluation: off
+    /// unless asked for, as it has not yet won a match at level 6's
+    /// budget (`docs/ENGINE.md`, "Changes measured").
+    pub network: bool,
 }
 
 impl Default for Config {
@@ -55,6 +59,7 @@ impl Default for Config {
         Config {
             table_bytes: 16 << 20,
             weights: Weights::DEFAULT,
+            network: false,
         }
     }
 }
@@ -104,6 +109,7 @@ pub struct SearchResult {
 pub struct Engine {
     tt: Table,
     weights: Weights,
+    network: bool,
     pub(crate) tables: Option<Arc<Tables>>,
     stack: Vec<Vec<Child>>,
     pv: Pv,
@@ -123,6 +129,7 @@ impl Engine {
         Engine {
             tt: Table::new(config.table_bytes),
             weights: config.weights,
+            network: config.network,
             tables: None,
             stack: (0..=MAX_PLY)
                 .map(|_| Vec::with_capacity(CHILDREN_ROOM))
