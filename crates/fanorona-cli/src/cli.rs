@@ -426,6 +426,16 @@ pub(crate) struct NetworkArg {
     pub(crate) on: bool,
 }
 
+impl NetworkArg {
+    /// The engine's default setup, with the network as asked.
+    pub(crate) fn config(&self) -> fanorona_engine::Config {
+        fanorona_engine::Config {
+            network: self.on,
+            ..fanorona_engine::Config::default()
+        }
+    }
+}
+
 /// The `--tables` option of `analyse`, `engine`, `match` and `puzzles`.
 #[derive(Args, Debug)]
 pub(crate) struct TablesArg {

@@ -136,19 +136,11 @@ fn run(subcommand: Subcommand) -> Result<(), Failure> {
         }
         Subcommand::Bench { depth, network } => {
             let depth = usage(parse_limit("depth", &depth))?.depth;
-            let config = Config {
-                network: network.on,
-                ..Config::default()
-            };
-            bench(&mut out, depth.unwrap_or(BENCH_DEPTH), config)
+            bench(&mut out, depth.unwrap_or(BENCH_DEPTH), network.config())
         }
         Subcommand::Engine { tables, network } => {
             let tables = endgame_tables(&tables.value)?;
-            let config = Config {
-                network: network.on,
-                ..Config::default()
-            };
-            engine_protocol::run(io::stdin().lock(), &mut out, config, tables)?;
+            engine_protocol::run(io::stdin().lock(), &mut out, network.config(), tables)?;
             Ok(())
         }
         Subcommand::Tables { stones, out: path } => {

@@ -7,7 +7,7 @@ use std::{fmt::Write as _, fs};
 use fanorona::{Position, Setup, Square, FIFTY_TURNS};
 use fanorona_engine::{
     features,
-    net::{ACTIVATION_ONE, HIDDEN, INPUTS, OUTPUT_SCALE},
+    net::{Layers, ACTIVATION_ONE, HIDDEN, INPUTS, OUTPUT_SCALE},
     Weights, FADE_FROM,
 };
 
@@ -186,36 +186,48 @@ impl Net {
     }
 
     /// The network in the engine's integers.
-    fn quantized(&self) -> (Vec<i16>, Vec<i16>, Vec<i16>, i32) {
+    fn quantized(&self) -> Quantized {
         let one = ACTIVATION_ONE as f32;
         let q = |x: f32, scale: f32| (x * scale).round().clamp(-32768.0, 32767.0) as i16;
-        let w1 = self.w1.iter().map(|&w| q(w, one)).collect();
-        let b1 = self.b1.iter().map(|&w| q(w, one)).collect();
+        let row =
+            |v: &[f32], scale: f32| -> [i16; HIDDEN] { std::array::from_fn(|j| q(v[j], scale)) };
         let scale = OUTPUT_SCALE as f32 / one;
-        let w2 = self.w2.iter().map(|&w| q(w, scale)).collect();
-        let b2 = (self.b2 * OUTPUT_SCALE as f32).round() as i32;
-        (w1, b1, w2, b2)
+        Quantized {
+            w1: self.w1.chunks(HIDDEN).map(|r| row(r, one)).collect(),
+            b1: row(&self.b1, one),
+            w2: row(&self.w2, scale),
+            b2: (self.b2 * OUTPUT_SCALE as f32).round() as i32,
+        }
+    }
+}
+
+/// The network's weights in the engine's integers, owned.
+struct Quantized {
+    w1: Vec<[i16; HIDDEN]>,
+    b1: [i16; HIDDEN],
+    w2: [i16; HIDDEN],
+    b2: i32,
+}
+
+impl Quantized {
+    fn layers(&self) -> Layers<'_> {
+        Layers {
+            hidden_weights: &self.w1,
+            hidden_bias: &self.b1,
+            output_weights: &self.w2,
+            output_bias: self.b2,
+        }
     }
 }
 
 /// The mean squared error over `data`, in the engine's integers: what the
 /// engine will play with.
 fn quantized_loss(net: &Net, data: &[Sample]) -> f64 {
-    let (w1, b1, w2, b2) = net.quantized();
+    let quantized = net.quantized();
+    let layers = quantized.layers();
     let mut sum = 0.0;
     for s in data {
-        let mut acc: Vec<i32> = b1.iter().map(|&b| i32::from(b)).collect();
-        for &i in &s.inputs {
-            for (a, &w) in acc.iter_mut().zip(&w1[usize::from(i) * HIDDEN..][..HIDDEN]) {
-                *a += i32::from(w);
-            }
-        }
-        let out: i32 = acc
-            .iter()
-            .zip(&w2)
-            .map(|(&a, &w)| a.clamp(0, ACTIVATION_ONE) * i32::from(w))
-            .sum();
-        let out = (out + b2) / OUTPUT_SCALE;
+        let out = layers.output(s.inputs.iter().map(|&i| usize::from(i)));
         let p = sigmoid(s.fade * (s.base + out as f32) / 100.0);
         sum += f64::from((p - s.target).powi(2));
     }
@@ -298,7 +310,7 @@ pub(crate) fn fit_net(data: &str, how: &NetFit, out: &str) -> Result<()> {
 
 /// The weights as the Rust source of `src/net/weights.rs`.
 fn source(net: &Net, data: &str) -> String {
-    let (w1, b1, w2, b2) = net.quantized();
+    let Quantized { w1, b1, w2, b2 } = net.quantized();
     let row = |v: &[i16]| {
         v.iter()
             .map(|x| x.to_string())
@@ -312,7 +324,7 @@ fn source(net: &Net, data: &str) -> String {
     );
     s.push_str("#[rustfmt::skip]\n");
     s.push_str("pub(super) const HIDDEN_WEIGHTS: [[i16; super::HIDDEN]; super::INPUTS] = [\n");
-    for r in w1.chunks(HIDDEN) {
+    for r in &w1 {
         let _ = writeln!(s, "    [{}],", row(r));
     }
     s.push_str("];\n#[rustfmt::skip]\n");

@@ -1,7 +1,7 @@
 //! A small network that corrects the weighted evaluation: the stones of
 //! each side on each point in, one hidden layer of clipped linear units,
-//! hundredths of a stone out. Integers only, so every machine (and the
-//! browser) computes the same value. The weights are fitted by
+//! hundredths of a stone out. Integers only, so every machine computes
+//! the same value. The weights are fitted by
 //! `tune net` (`tune/README.md`) to the search's scores of self-play
 //! positions, less what the weighted evaluation already says.
 
@@ -24,34 +24,58 @@ pub const ACTIVATION_ONE: i32 = 256;
 /// `1 / OUTPUT_SCALE` hundredths of a stone per `ACTIVATION_ONE`.
 pub const OUTPUT_SCALE: i32 = 4 * ACTIVATION_ONE;
 
+/// A network's weights in the engine's integers: the ones committed in
+/// `weights.rs`, or those `tune net` is fitting.
+#[derive(Copy, Clone, Debug)]
+pub struct Layers<'a> {
+    /// The first layer's weights, a row of [`HIDDEN`] for each input.
+    pub hidden_weights: &'a [[i16; HIDDEN]],
+    /// The first layer's biases.
+    pub hidden_bias: &'a [i16; HIDDEN],
+    /// The output layer's weights.
+    pub output_weights: &'a [i16; HIDDEN],
+    /// The output layer's bias, in `1 / OUTPUT_SCALE` hundredths of a
+    /// stone.
+    pub output_bias: i32,
+}
+
+impl Layers<'_> {
+    /// The output, in hundredths of a stone, for the inputs that are on
+    /// (indices below [`INPUTS`]).
+    ///
+    /// # Panics
+    ///
+    /// If an input is past the rows of `hidden_weights`.
+    pub fn output(&self, on: impl IntoIterator<Item = usize>) -> i32 {
+        let mut acc = self.hidden_bias.map(i32::from);
+        for i in on {
+            for (a, &w) in acc.iter_mut().zip(&self.hidden_weights[i]) {
+                *a += i32::from(w);
+            }
+        }
+        let sum: i32 = acc
+            .iter()
+            .zip(self.output_weights)
+            .map(|(&a, &w)| a.clamp(0, ACTIVATION_ONE) * i32::from(w))
+            .sum();
+        (sum + self.output_bias) / OUTPUT_SCALE
+    }
+}
+
+/// The network the engine plays with.
+const COMMITTED: Layers<'static> = Layers {
+    hidden_weights: &weights::HIDDEN_WEIGHTS,
+    hidden_bias: &weights::HIDDEN_BIAS,
+    output_weights: &weights::OUTPUT_WEIGHTS,
+    output_bias: weights::OUTPUT_BIAS,
+};
+
 /// The correction for the side to move with stones `us` against `them`,
 /// in hundredths of a stone.
 pub(crate) fn correction(us: Bitboard, them: Bitboard) -> i32 {
-    let mut acc = [0i32; HIDDEN];
-    for (a, &b) in acc.iter_mut().zip(&weights::HIDDEN_BIAS) {
-        *a = i32::from(b);
-    }
-    for sq in us {
-        add(&mut acc, &weights::HIDDEN_WEIGHTS[sq.index()]);
-    }
-    for sq in them {
-        add(
-            &mut acc,
-            &weights::HIDDEN_WEIGHTS[Square::COUNT + sq.index()],
-        );
-    }
-    let sum: i32 = acc
-        .iter()
-        .zip(&weights::OUTPUT_WEIGHTS)
-        .map(|(&a, &w)| a.clamp(0, ACTIVATION_ONE) * i32::from(w))
-        .sum();
-    (sum + weights::OUTPUT_BIAS) / OUTPUT_SCALE
-}
-
-fn add(acc: &mut [i32; HIDDEN], row: &[i16; HIDDEN]) {
-    for (a, &w) in acc.iter_mut().zip(row) {
-        *a += i32::from(w);
-    }
+    let ours = us.into_iter().map(|sq| sq.index());
+    let theirs = them.into_iter().map(|sq| Square::COUNT + sq.index());
+    COMMITTED.output(ours.chain(theirs))
 }
 
 #[cfg(test)]
