@@ -287,6 +287,13 @@ pub(crate) enum Subcommand {
         /// replays them).
         #[arg(long, value_name = "FILE", requires = "engine")]
         record: Option<std::path::PathBuf>,
+        /// With --engine: count a game a draw, without playing it out, once
+        /// it has T turns or more (its opening's included) and each of its
+        /// last N turns, both engines', was chosen with a score (the
+        /// engine's last `info` line) within S hundredths of a stone of
+        /// level: `after=T,turns=N,score=S`. Its line and record say so.
+        #[arg(long, value_name = "SPEC", requires = "engine")]
+        adjudicate_draw: Option<String>,
         #[command(flatten)]
         tables: TablesArg,
     },

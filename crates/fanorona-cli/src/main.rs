@@ -184,6 +184,7 @@ fn run(subcommand: Subcommand) -> Result<(), Failure> {
             concurrency,
             timeout,
             record,
+            adjudicate_draw,
             tables,
         } => {
             if !engine.is_empty() {
@@ -200,6 +201,7 @@ fn run(subcommand: Subcommand) -> Result<(), Failure> {
                     concurrency,
                     timeout,
                     record,
+                    adjudicate_draw,
                 };
                 return match_runner::engine_match(&mut out, ask);
             }
@@ -211,6 +213,7 @@ fn run(subcommand: Subcommand) -> Result<(), Failure> {
                 ("--concurrency", concurrency.is_some()),
                 ("--timeout", timeout.is_some()),
                 ("--record", record.is_some()),
+                ("--adjudicate-draw", adjudicate_draw.is_some()),
             ];
             if let Some((flag, _)) = engine_only.iter().find(|(_, given)| *given) {
                 return Err(Failure::Usage(format!(

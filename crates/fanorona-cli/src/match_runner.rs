@@ -128,6 +128,7 @@ pub(crate) struct EngineMatch {
     pub(crate) concurrency: Option<String>,
     pub(crate) timeout: Option<String>,
     pub(crate) record: Option<std::path::PathBuf>,
+    pub(crate) adjudicate_draw: Option<String>,
 }
 
 /// `match --engine CMD --engine CMD`: reads every option, then plays.
@@ -165,6 +166,10 @@ pub(crate) fn engine_match(out: &mut impl Write, ask: EngineMatch) -> Result<(),
     };
     let sprt = match &ask.sprt {
         Some(text) => Some(usage(text.parse::<sprt::Sprt>())?),
+        None => None,
+    };
+    let draw = match &ask.adjudicate_draw {
+        Some(text) => Some(usage(text.parse::<versus::DrawRule>())?),
         None => None,
     };
     let concurrency = match &ask.concurrency {
@@ -243,6 +248,7 @@ pub(crate) fn engine_match(out: &mut impl Write, ask: EngineMatch) -> Result<(),
         sprt,
         concurrency,
         record: ask.record,
+        draw,
     };
     let failed = versus::run(out, &settings)?;
     if failed {

@@ -23,8 +23,10 @@ use std::{
 use fanorona::{Color, Position, Record, Score, Turn};
 use fanorona_engine::{Level, WinDrawLoss};
 
+mod adjudicate;
 mod process;
 
+pub(crate) use adjudicate::DrawRule;
 use process::{Fault, Process};
 
 use crate::{
@@ -107,6 +109,8 @@ pub(crate) struct Settings {
     pub(crate) concurrency: usize,
     /// Write every game here.
     pub(crate) record: Option<PathBuf>,
+    /// Count a game both engines score as level for long enough a draw.
+    pub(crate) draw: Option<DrawRule>,
 }
 
 /// One game played.
@@ -158,6 +162,9 @@ pub(crate) fn run(out: &mut impl Write, settings: &Settings) -> Result<bool, Fai
             _ => String::new(),
         }
     )?;
+    if let Some(rule) = &settings.draw {
+        writeln!(out, "draws adjudicated: {rule}")?;
+    }
     let next = AtomicU32::new(0);
     let stop = AtomicBool::new(false);
     let (send, receive) = mpsc::channel();
@@ -419,6 +426,8 @@ fn play(
     };
     let mut pos = opening.end;
     let mut moves: Vec<String> = opening.turns.iter().map(ToString::to_string).collect();
+    // The score each turn after the opening was chosen with.
+    let mut scores = Vec::new();
     while pos.outcome().is_none() {
         if stop.load(Ordering::Relaxed) {
             return None;
@@ -429,13 +438,20 @@ fn play(
             return Some(game);
         };
         match turn(process, &start_text, &moves, settings, &pos) {
-            Ok((turn, next)) => {
+            Ok((turn, next, score)) => {
                 moves.push(turn.to_string());
                 game.turns.push(turn);
+                scores.push(score);
                 pos = next;
             }
             Err(why) => {
                 lose(&mut game, who, processes, why);
+                return Some(game);
+            }
+        }
+        if let Some(rule) = &settings.draw {
+            if pos.outcome().is_none() && rule.applies(moves.len(), &scores) {
+                game.reason = rule.reason();
                 return Some(game);
             }
         }
@@ -467,14 +483,15 @@ fn ready(
     process.expect(timeout, "isready", |line| (line == "readyok").then_some(()))
 }
 
-/// Asks for a turn in `pos` and checks it.
+/// Asks for a turn in `pos` and checks it; with it, the score of the
+/// engine's last `info` line (`None` without one in hundredths).
 fn turn(
     process: &mut Process,
     start_text: &str,
     moves: &[String],
     settings: &Settings,
     pos: &Position,
-) -> Result<(Turn, Position), Fault> {
+) -> Result<(Turn, Position, Option<i32>), Fault> {
     let mut line = format!("position {start_text}");
     if !moves.is_empty() {
         line.push_str(" moves ");
@@ -488,7 +505,11 @@ fn turn(
         }
         go => process.send(&go.to_string())?,
     }
+    let mut score = None;
     let answer = process.expect(settings.timeout, "go with a bestturn", |line| {
+        if let Some(s) = adjudicate::info_score(line) {
+            score = s;
+        }
         line.strip_prefix("bestturn ").map(|t| t.trim().to_owned())
     })?;
     let shown = crate::echo::quote(&answer);
@@ -501,5 +522,5 @@ fn turn(
     let next = pos
         .play(&turn)
         .map_err(|err| format!("played the illegal turn {turn} in {pos}: {err}"))?;
-    Ok((turn, next))
+    Ok((turn, next, score))
 }

@@ -371,6 +371,94 @@ fn sprt_accepts_h1_against_a_weak_mover_and_stops() {
     );
 }
 
+/// The first legal turn, as [`first_turn_engine`], chosen with the score
+/// `cp` on an `info` line before it.
+fn scoring_engine(dir: &Path, name: &str, cp: i32) -> String {
+    let answer = format!(
+        "echo \"info depth 1 seldepth 1 score cp {cp} nodes 1 nps 1 time 0 pv\"; \
+         set -- $line; shift; shift; pos=$({BIN} play start \"$@\" | head -n 1); \
+         t=$({BIN} moves \"$pos\" | head -n 1); echo \"bestturn ${{t:-none}}\""
+    );
+    script_engine(dir, name, &answer)
+}
+
+#[test]
+fn a_game_both_engines_score_as_level_is_adjudicated_a_draw() {
+    let dir = scratch("adjudicate");
+    let openings = write(&dir, "openings.txt", TWO_OPENINGS);
+    let record = dir.join("games.txt");
+    let record_text = record.to_str().expect("UTF-8").to_owned();
+    let level = scoring_engine(&dir, "level.sh", -5);
+    let ahead = scoring_engine(&dir, "ahead.sh", 40);
+    let run = |first: &str, second: &str, rule: &str, record: &[&str]| {
+        ok(&[
+            &[
+                "match",
+                "--engine",
+                first,
+                "--engine",
+                second,
+                "--depth",
+                "1",
+                "--openings",
+                &openings,
+                "--games",
+                "2",
+                "--concurrency",
+                "1",
+                "--adjudicate-draw",
+                rule,
+            ][..],
+            record,
+        ]
+        .concat())
+    };
+    // Both engines within 0.05 stones: each game ends three turns after
+    // its opening's one, at the fourth turn the rule asks for.
+    let out = run(
+        &level,
+        &level,
+        "after=4,turns=3,score=5",
+        &["--record", &record_text],
+    );
+    assert!(
+        out.contains("\ndraws adjudicated: after=4,turns=3,score=5\n"),
+        "{out}"
+    );
+    let games: Vec<&str> = out.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 2, "{out}");
+    for line in &games {
+        assert!(
+            line.ends_with(
+                ": draw, 3 turns (draw by adjudication: the last 3 turns were each scored \
+                 within 5 hundredths of a stone of level)"
+            ),
+            "{line}"
+        );
+    }
+    // The record says why; it replays legally to where it stopped.
+    let text = std::fs::read_to_string(&record).expect("the record file");
+    assert_eq!(text.matches("[Result \"1/2-1/2\"]").count(), 2, "{text}");
+    assert_eq!(text.matches("[Reason \"draw by adjudication: ").count(), 2);
+    let replayed = ok(&["play", "--record", &record_text]);
+    assert_eq!(
+        replayed.matches("1/2-1/2: draw by adjudication").count(),
+        2,
+        "{replayed}"
+    );
+
+    // One engine scoring itself 0.40 stones ahead: never adjudicated, the
+    // games are played to their end; nor when the rule waits past them.
+    for (first, rule) in [
+        (&ahead, "after=0,turns=2,score=39"),
+        (&level, "after=1000,turns=1,score=5"),
+    ] {
+        let out = run(first, &level, rule, &[]);
+        assert!(!out.contains("by adjudication"), "{rule}: {out}");
+        assert_eq!(out.lines().filter(|l| l.starts_with("game ")).count(), 2);
+    }
+}
+
 #[test]
 fn by_depth_nodes_or_level_each_opening_is_played_once_with_each_colour() {
     let dir = scratch("replay");
@@ -439,6 +527,21 @@ fn bad_match_options_are_usage_errors() {
                 "elo0=5,elo1=0",
             ],
             "invalid --sprt",
+        ),
+        (
+            vec![
+                "--engine",
+                &e,
+                "--engine",
+                &e,
+                "--depth",
+                "1",
+                "--games",
+                "2",
+                "--adjudicate-draw",
+                "after=40,turns=0,score=10",
+            ],
+            "invalid --adjudicate-draw \"after=40,turns=0,score=10\"",
         ),
         (
             vec![
