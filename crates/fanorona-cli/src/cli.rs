@@ -138,6 +138,15 @@ pub(crate) enum Subcommand {
         tables: TablesArg,
         #[command(flatten)]
         network: NetworkArg,
+        /// The transposition table, in MiB, 1 to 4096 (the server's
+        /// default, 16, unless told).
+        #[arg(
+            long,
+            value_name = "MIB",
+            default_value = "16",
+            allow_negative_numbers = true
+        )]
+        hash: String,
     },
     /// Solve the endgame tables and print their size and the time taken;
     /// with --out, write them to a file that `--tables FILE` reads back.

@@ -138,9 +138,25 @@ fn run(subcommand: Subcommand) -> Result<(), Failure> {
             let depth = usage(parse_limit("depth", &depth))?.depth;
             bench(&mut out, depth.unwrap_or(BENCH_DEPTH), network.config())
         }
-        Subcommand::Engine { tables, network } => {
+        Subcommand::Engine {
+            tables,
+            network,
+            hash,
+        } => {
+            let mib = match hash.parse::<usize>() {
+                Ok(n @ 1..=4096) => n,
+                _ => {
+                    return Err(Failure::Usage(format!(
+                        "invalid --hash {hash:?}: expected 1 to 4096 MiB"
+                    )))
+                }
+            };
             let tables = endgame_tables(&tables.value)?;
-            engine_protocol::run(io::stdin().lock(), &mut out, network.config(), tables)?;
+            let config = fanorona_engine::Config {
+                table_bytes: mib << 20,
+                ..network.config()
+            };
+            engine_protocol::run(io::stdin().lock(), &mut out, config, tables)?;
             Ok(())
         }
         Subcommand::Tables { stones, out: path } => {

@@ -59,6 +59,13 @@ enum Command {
         /// Random turns from the start before the engine plays.
         #[arg(long, default_value_t = 2)]
         opening_turns: u32,
+        /// With --nodes: positions of at least --deep-from stones are
+        /// searched (played and scored) with this many nodes instead.
+        #[arg(long, requires = "nodes", requires = "deep_from")]
+        deep_nodes: Option<u64>,
+        /// The fewest stones of a position searched with --deep-nodes.
+        #[arg(long, requires = "deep_nodes")]
+        deep_from: Option<usize>,
     },
     /// Fits the weights to the positions of a data file and prints them.
     Fit {
@@ -202,11 +209,14 @@ fn main() -> Result<()> {
             out,
             nodes,
             opening_turns,
+            deep_nodes,
+            deep_from,
         } => tuning::positions(
             games,
             tuning::SelfPlay {
                 nodes,
                 opening_turns,
+                deep: deep_nodes.zip(deep_from),
             },
             &out,
         ),

@@ -36,6 +36,10 @@ pub(crate) struct SelfPlay {
     pub(crate) nodes: Option<u64>,
     /// Random turns from the start before the engine plays.
     pub(crate) opening_turns: u32,
+    /// With `nodes`: `(deeper, stones)`, a position of at least `stones`
+    /// stones searched with `deeper` nodes instead, so the middle game's
+    /// scores come from a deeper search.
+    pub(crate) deep: Option<(u64, usize)>,
 }
 
 /// One position met in a self-play game, with the search's score for the
@@ -65,7 +69,13 @@ fn self_play(index: u32, how: SelfPlay) -> (Vec<Seen>, f64) {
     while pos.outcome().is_none() {
         n += 1;
         let result = match how.nodes {
-            Some(nodes) => engine.search(&pos, Limits::nodes(nodes), &stop, |_| {}),
+            Some(nodes) => {
+                let nodes = match how.deep {
+                    Some((deeper, stones)) if pos.board().occupied().count() >= stones => deeper,
+                    _ => nodes,
+                };
+                engine.search(&pos, Limits::nodes(nodes), &stop, |_| {})
+            }
             None => {
                 let seed = u64::from(index) << 16 | n;
                 let level = Level::new(4).unwrap_or(Level::MAX);

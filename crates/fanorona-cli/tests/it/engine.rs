@@ -535,3 +535,23 @@ fn engine_with_the_network_searches_by_another_evaluation() {
     assert_eq!(depth_six(&["--network"]), network);
     assert_eq!(depth_six(&[]), plain);
 }
+
+/// `--hash` sets the size of the transposition table: a table of 1 MiB
+/// keeps fewer positions than the default 16, so the same search meets
+/// different ones again; outside 1 to 4096 MiB it is a usage error.
+#[test]
+fn engine_hash_sizes_the_table_and_refuses_bad_sizes() {
+    let default = depth_six(&[]);
+    assert_eq!(depth_six(&["--hash", "16"]), default);
+    assert_ne!(depth_six(&["--hash", "1"]), default);
+    for bad in ["0", "4097", "-1", "sixteen", ""] {
+        let run = common::fanorona_with_input(&["engine", "--hash", bad], b"isready\n");
+        assert_eq!(run.code, Some(2), "--hash {bad:?}: {}", run.stdout);
+        assert!(run.stdout.is_empty(), "--hash {bad:?}: {}", run.stdout);
+        assert!(
+            run.stderr.contains("invalid --hash") && run.stderr.contains("1 to 4096"),
+            "--hash {bad:?}: {}",
+            run.stderr
+        );
+    }
+}
