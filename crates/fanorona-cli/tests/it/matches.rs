@@ -33,11 +33,15 @@ fn script_engine(dir: &Path, name: &str, go_answer: &str) -> String {
 /// The first legal turn in sorted order, as `fanorona moves` lists them,
 /// from the openings used here (all `start moves ...`).
 fn first_turn_engine(dir: &Path) -> String {
-    let answer = format!(
+    script_engine(dir, "first.sh", &first_turn_answer())
+}
+
+/// The shell lines of [`first_turn_engine`] that answer a `go`.
+fn first_turn_answer() -> String {
+    format!(
         "set -- $line; shift; shift; pos=$({BIN} play start \"$@\" | head -n 1); \
          t=$({BIN} moves \"$pos\" | head -n 1); echo \"bestturn ${{t:-none}}\""
-    );
-    script_engine(dir, "first.sh", &answer)
+    )
 }
 
 const TWO_OPENINGS: &str =
@@ -375,9 +379,8 @@ fn sprt_accepts_h1_against_a_weak_mover_and_stops() {
 /// `cp` on an `info` line before it.
 fn scoring_engine(dir: &Path, name: &str, cp: i32) -> String {
     let answer = format!(
-        "echo \"info depth 1 seldepth 1 score cp {cp} nodes 1 nps 1 time 0 pv\"; \
-         set -- $line; shift; shift; pos=$({BIN} play start \"$@\" | head -n 1); \
-         t=$({BIN} moves \"$pos\" | head -n 1); echo \"bestturn ${{t:-none}}\""
+        "echo \"info depth 1 seldepth 1 score cp {cp} nodes 1 nps 1 time 0 pv\"; {}",
+        first_turn_answer()
     );
     script_engine(dir, name, &answer)
 }
