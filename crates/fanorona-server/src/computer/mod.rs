@@ -12,7 +12,8 @@
 //! search also stops at `--engine-max-time`. One more thread watches the
 //! deadlines and raises the stop flags. The endgame tables are built once
 //! per process, in the background, when the first search is asked for;
-//! searches use them once they are ready.
+//! searches use them once they are ready (with 5 stones, the 4-stone ones
+//! until the 5-stone ones are).
 
 mod budget;
 mod metrics;

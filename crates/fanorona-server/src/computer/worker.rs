@@ -1,11 +1,12 @@
 //! The pool's threads: the searchers, the watch on their time, and the
-//! one build of the endgame tables.
+//! one build of the endgame tables (of 4 stones first when more are asked
+//! for, so searches have them within seconds).
 
 use std::{
     panic::{catch_unwind, AssertUnwindSafe},
     sync::{
         atomic::{AtomicBool, Ordering},
-        Arc, Once, OnceLock,
+        Arc, Once, PoisonError, RwLock,
     },
     thread,
     time::{Duration, Instant},
@@ -16,8 +17,32 @@ use fanorona_engine::{Config as EngineConfig, Engine, Limits, Tables};
 use super::{budget::Budget, Job, Running, Search, Shared, HINT_LEVEL, HINT_TIME};
 use crate::ids::GameId;
 
-/// The endgame tables, once built; shared by every pool of the process.
-static TABLES: OnceLock<Arc<Tables>> = OnceLock::new();
+/// The endgame tables built so far, shared by every pool of the process:
+/// none at first, then those of [`FIRST_TABLE_STONES`], then, when more
+/// stones are asked for, the whole set, which replaces them.
+static TABLES: RwLock<Option<Arc<Tables>>> = RwLock::new(None);
+
+/// The stones of the tables built first: 4 take a second or two, 5 tens
+/// of seconds, during which the searches use the 4.
+const FIRST_TABLE_STONES: usize = 4;
+
+/// The largest tables built so far.
+fn built_tables() -> Option<Arc<Tables>> {
+    TABLES
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone()
+}
+
+/// The sizes to build, in order: the first tables, then the whole set.
+fn table_builds(stones: usize) -> Vec<usize> {
+    let first = stones.min(FIRST_TABLE_STONES);
+    if stones > first {
+        vec![first, stones]
+    } else {
+        vec![first]
+    }
+}
 
 /// Starts the threads of `inner`'s pool, and the tables' build (of the
 /// size its settings give) if no pool of this process has started it.
@@ -28,10 +53,12 @@ pub(super) fn start(inner: &Arc<Shared>) {
         let spawned = thread::Builder::new()
             .name("endgame-tables".into())
             .spawn(move || {
-                let started = Instant::now();
-                let tables = Tables::build(stones);
-                tracing::info!(took = ?started.elapsed(), bytes = tables.bytes(), "endgame tables built");
-                let _ = TABLES.set(Arc::new(tables));
+                for n in table_builds(stones) {
+                    let started = Instant::now();
+                    let tables = Tables::build(n);
+                    tracing::info!(stones = n, took = ?started.elapsed(), bytes = tables.bytes(), "endgame tables built");
+                    *TABLES.write().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(tables));
+                }
             });
         if let Err(error) = spawned {
             tracing::error!(%error, "cannot start building the endgame tables");
@@ -123,8 +150,9 @@ fn search_loop(inner: &Shared, index: usize) {
     let mut engine = Engine::new(config);
     let mut last_game: Option<GameId> = None;
     while let Some((job, budget, deadline)) = next_job(inner, index) {
-        if engine.tables().is_none() {
-            engine.set_tables(TABLES.get().cloned());
+        let built = built_tables();
+        if built.as_ref().map(|t| t.max_stones()) > engine.tables().map(|t| t.max_stones()) {
+            engine.set_tables(built);
         }
         if last_game.as_ref() != Some(&job.game) {
             engine.new_game();
@@ -233,5 +261,18 @@ fn watch(inner: &Shared) {
                 .wait(state)
                 .unwrap_or_else(std::sync::PoisonError::into_inner),
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_four_stone_tables_come_first_when_more_are_asked_for() {
+        assert_eq!(table_builds(5), [4, 5]);
+        assert_eq!(table_builds(4), [4]);
+        assert_eq!(table_builds(3), [3]);
+        assert_eq!(table_builds(2), [2]);
     }
 }
