@@ -174,9 +174,10 @@ pub struct Config {
 
     /// The endgame tables hold every position with up to this many stones,
     /// 2 to 5: 4 take 2 MB and a second or two to solve at the first
-    /// search; 5 take 39 MB and tens of seconds, and win more of the
-    /// longest endings with 5 stones (`docs/ENGINE.md`, "Endgames").
-    #[arg(long, env = "FANORONA_ENGINE_TABLE_STONES", default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=5))]
+    /// search; 5 take 39 MB and tens of seconds of one core more (the
+    /// searches use the 4 meanwhile), and level 6 plays better with them
+    /// (`docs/ENGINE.md`, "Endgames").
+    #[arg(long, env = "FANORONA_ENGINE_TABLE_STONES", default_value_t = 5, value_parser = clap::value_parser!(u8).range(2..=5))]
     pub engine_table_stones: u8,
 
     /// The pause between two steps of the computer's capture chain, so
@@ -352,7 +353,7 @@ mod tests {
         assert_eq!(config.hints_per_minute, 10);
         assert_eq!(config.max_game_actions, 5000);
         assert_eq!(config.engine_table_mb, 16);
-        assert_eq!(config.engine_table_stones, 4);
+        assert_eq!(config.engine_table_stones, 5);
         assert_eq!(config.engine_nice, 19);
         assert_eq!(config.computer_step_delay, Duration::from_millis(600));
         assert_eq!(config.computer_min_think, Duration::from_millis(500));

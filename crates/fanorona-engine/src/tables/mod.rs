@@ -94,9 +94,29 @@ impl Tables {
     /// assert_eq!(tables.max_stones(), 2);
     /// ```
     pub fn build(max_stones: usize) -> Tables {
+        Tables { tables: Vec::new() }.extended(max_stones)
+    }
+
+    /// These tables with the positions of more stones solved too, up to
+    /// `max_stones` (clamped to `2..=5`), without solving again those
+    /// already held: what [`Tables::build`] of `max_stones` gives, at the
+    /// cost of the new sizes alone. Tables of more stones than asked for
+    /// are cut down to `max_stones`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use fanorona_engine::Tables;
+    ///
+    /// let small = Tables::build(2);
+    /// assert!(small.extended(3) == Tables::build(3));
+    /// ```
+    #[must_use]
+    pub fn extended(&self, max_stones: usize) -> Tables {
         let max = max_stones.clamp(2, MAX_TABLE_STONES);
         let mut tables = Vec::with_capacity(max - 1);
-        for stones in 2..=max {
+        tables.extend(self.tables.iter().take(max - 1).cloned());
+        for stones in tables.len() + 2..=max {
             let table = solve::solve(stones, &tables);
             tables.push(table);
         }

@@ -446,3 +446,22 @@ fn tables_round_trip_and_bad_data_is_an_error() {
     invalid(&changed(mid, other));
     invalid(&changed(n - 1, bytes[n - 1] ^ 1));
 }
+
+#[test]
+fn extended_tables_are_the_tables_built_whole() {
+    let four = tables();
+    let three = Tables::build(3);
+    assert_eq!(three.max_stones(), 3);
+    assert!(&three != four);
+    // Grown from 3 stones to 4: the same entries as built whole.
+    let grown = three.extended(4);
+    assert_eq!(grown.max_stones(), 4);
+    assert!(&grown == four);
+    // Asked for fewer stones than held: cut down, not solved again.
+    let cut = four.extended(3);
+    assert_eq!(cut.max_stones(), 3);
+    assert!(cut == three);
+    assert!(four.extended(4) == *four);
+    // Out of range: clamped like `Tables::build`.
+    assert_eq!(three.extended(0).max_stones(), 2);
+}

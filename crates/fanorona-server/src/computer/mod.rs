@@ -357,7 +357,13 @@ mod tests {
     use tokio::sync::oneshot::error::TryRecvError;
 
     fn pool(args: &[&str]) -> Pool {
-        let mut all = vec!["fanorona-server", "--engine-table-mb", "1"];
+        let mut all = vec![
+            "fanorona-server",
+            "--engine-table-mb",
+            "1",
+            "--engine-table-stones",
+            "4",
+        ];
         all.extend_from_slice(args);
         Pool::new(&Config::parse_from(all))
     }

@@ -55,7 +55,12 @@ pub(super) fn start(inner: &Arc<Shared>) {
             .spawn(move || {
                 for n in table_builds(stones) {
                     let started = Instant::now();
-                    let tables = Tables::build(n);
+                    // The 5-stone tables grow from the 4-stone ones
+                    // rather than solving their positions again.
+                    let tables = match built_tables() {
+                        Some(smaller) => smaller.extended(n),
+                        None => Tables::build(n),
+                    };
                     tracing::info!(stones = n, took = ?started.elapsed(), bytes = tables.bytes(), "endgame tables built");
                     *TABLES.write().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(tables));
                 }

@@ -22,6 +22,7 @@ async fn hub(dir: &TempDir, configure: impl FnOnce(&mut Config)) -> (Hub, Arc<Co
     let url = common::database_url(dir);
     let store = Arc::new(ControlledStore::new(SqliteStore::open(&url).await.unwrap()));
     let mut config = Config::with_defaults(SocketAddr::from(([127, 0, 0, 1], 0)), &url);
+    config.engine_table_stones = 4;
     configure(&mut config);
     (Hub::new(store.clone(), Arc::new(config)), store)
 }

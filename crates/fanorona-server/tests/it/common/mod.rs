@@ -97,6 +97,9 @@ pub async fn start_with_store(
     config.sockets_per_address = 100_000;
     config.connections_per_address = 100_000;
     config.computer_games_per_address = 100_000;
+    // The 4-stone tables, solved in a second: the 5-stone ones would take
+    // a core for tens of seconds from the first computer game on.
+    config.engine_table_stones = 4;
     configure(&mut config);
     let state = AppState::new(config, store);
     let (stop, stopped) = oneshot::channel::<()>();
