@@ -29,10 +29,12 @@
 //! and the pass back along paikas, which jumps about 37 MB instead of 2 MB,
 //! took 35 times as long as with 4 stones. Building it peaks at 168 MB
 //! resident (the entries, a byte of open children per position while
-//! solving, and the example's copy of the written file). That is too slow to build at every start, and only worth it written once
-//! with [`Tables::write_to`] and loaded with [`Tables::read_from`]: it
-//! answers positions a search meets only deep in an endgame. So
-//! [`Tables::build`] accepts 5, and [`Tables::DEFAULT_MAX_STONES`] is 4.
+//! solving, and the example's copy of the written file). That is too slow
+//! for a command that starts often, like the engine a match starts for
+//! each game: [`Tables::DEFAULT_MAX_STONES`] is 4, and 5 are written once
+//! with [`Tables::write_to`] and loaded with [`Tables::read_from`]. A
+//! server, which runs for days, builds 5 in the background, growing them
+//! from its 4 with [`Tables::extended`]: level 6 plays better with them.
 //!
 //! The [`Tables`] docs have an example.
 
