@@ -228,6 +228,13 @@ impl Engine {
             return stand;
         }
         alpha = alpha.max(stand);
+        // Delta pruning before any capture is made: not even a turn that
+        // took every stone of the opponent's could lift the static value
+        // to alpha, so every capture would be pruned below.
+        let them = pos.board().by_color(!pos.turn()).count() as i32;
+        if stand + DELTA_STONE * them + DELTA_MARGIN <= alpha {
+            return stand;
+        }
         let mut best = stand;
         let mut list = std::mem::take(&mut self.stack[ply]);
         children(pos, &mut list);
