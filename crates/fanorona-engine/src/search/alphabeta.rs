@@ -231,8 +231,8 @@ impl Engine {
         // Delta pruning before any capture is made: not even a turn that
         // took every stone of the opponent's could lift the static value
         // to alpha, so every capture would be pruned below.
-        let them = pos.board().by_color(!pos.turn()).count() as i32;
-        if stand + DELTA_STONE * them + DELTA_MARGIN <= alpha {
+        let them = pos.board().by_color(!pos.turn()).count() as u8;
+        if delta_prunes(stand, them, alpha) {
             return stand;
         }
         let mut best = stand;
@@ -246,7 +246,7 @@ impl Engine {
             // Delta pruning: a capture that could not lift the static
             // value to alpha even with a margin is not searched; the list
             // is in order of stones taken, so neither is any after it.
-            if stand + DELTA_STONE * i32::from(list[n].captured) + DELTA_MARGIN <= alpha {
+            if delta_prunes(stand, list[n].captured, alpha) {
                 break;
             }
             let child = list[n].pos;
@@ -269,6 +269,14 @@ impl Engine {
         self.stack[ply] = list;
         best
     }
+}
+
+/// Whether a capture of `stones` stones cannot lift the static value
+/// `stand` to `alpha`, even with [`DELTA_MARGIN`] to spare: quiescence
+/// does not search it.
+#[inline]
+fn delta_prunes(stand: i32, stones: u8, alpha: i32) -> bool {
+    stand + DELTA_STONE * i32::from(stones) + DELTA_MARGIN <= alpha
 }
 
 /// The score of a finished game for the side to move, `ply` turns from
