@@ -155,6 +155,8 @@ test('the creator waiting on the board sees the invitation and cannot play until
 
   await waitText(page, '#waiting-friend', /^Waiting for your friend to join$/);
   assert.equal(await page.getAttribute('#waiting-friend', 'role'), 'status');
+  // The link comes with the game's first state, a moment after the page.
+  await page.waitForFunction(() => document.getElementById('invite-link').value !== '', null, { timeout: 10_000 });
   assert.equal(await page.inputValue('#invite-link'), invite, 'the board shows the invitation link');
   await page.waitForSelector('#qr path');
   assert.equal(await page.locator('#qr path').count(), 1, 'and its QR code');
@@ -240,6 +242,8 @@ test('the front page and the board survive garbage in localStorage', async () =>
   // The board of a game with garbage beside it still shows its invitation.
   await page.goto(created.seat_link);
   await waitText(page, '#waiting-friend', /^Waiting for your friend to join$/);
+  // The link itself comes with the game's first state, a moment later.
+  await page.waitForFunction(() => document.getElementById('invite-link').value !== '', null, { timeout: 10_000 });
   assert.equal(await page.inputValue('#invite-link'), `${created.invite_link}&lang=en`);
   await page.evaluate(() => localStorage.setItem('fanorona.games', '}{'));
   await page.reload();
