@@ -244,46 +244,18 @@ pub(crate) fn targets(us: Bitboard, them: Bitboard, empty: Bitboard) -> Bitboard
     out
 }
 
-/// The greatest king distance between two points of the board (steps for
-/// a stone on a strong point; near enough on weak ones).
-const MAX_DISTANCE: usize = 8;
+/// The king distance between two points (steps for a stone on a strong
+/// point; near enough on weak ones).
+fn distance(a: Square, b: Square) -> i32 {
+    let df = (i32::from(a.file()) - i32::from(b.file())).abs();
+    let dr = (i32::from(a.rank()) - i32::from(b.rank())).abs();
+    df.max(dr)
+}
 
-/// For each point and each king distance `d` up to [`MAX_DISTANCE`], the
-/// points at most `d` from it.
-const WITHIN: [[Bitboard; MAX_DISTANCE + 1]; Square::COUNT] = {
-    let mut out = [[Bitboard::EMPTY; MAX_DISTANCE + 1]; Square::COUNT];
-    let mut a = 0;
-    while a < Square::COUNT {
-        let mut b = 0;
-        while b < Square::COUNT {
-            let df = (a % 9).abs_diff(b % 9);
-            let dr = (a / 9).abs_diff(b / 9);
-            let dist = if df > dr { df } else { dr };
-            let mut d = dist;
-            while d <= MAX_DISTANCE {
-                out[a][d] = Bitboard(out[a][d].0 | 1 << b);
-                d += 1;
-            }
-            b += 1;
-        }
-        a += 1;
-    }
-    out
-};
-
-/// Sum over `them` of the distance to the nearest stone of `us` (0 when
-/// `us` has none).
+/// Sum over `them` of the distance to the nearest stone of `us`.
 fn spread(us: Bitboard, them: Bitboard) -> i32 {
-    if us.is_empty() {
-        return 0;
-    }
     them.into_iter()
-        .map(|t| {
-            let rings = &WITHIN[t.index()];
-            (0..=MAX_DISTANCE)
-                .find(|&d| (us & rings[d]).any())
-                .unwrap_or(MAX_DISTANCE) as i32
-        })
+        .map(|t| us.into_iter().map(|u| distance(t, u)).min().unwrap_or(0))
         .sum()
 }
 
@@ -412,13 +384,6 @@ pub(crate) mod tests {
 
     const CENTRALITY: [i32; Square::COUNT] = centrality();
 
-    /// The king distance between two points.
-    fn distance(a: Square, b: Square) -> i32 {
-        let df = (i32::from(a.file()) - i32::from(b.file())).abs();
-        let dr = (i32::from(a.rank()) - i32::from(b.rank())).abs();
-        df.max(dr)
-    }
-
     #[test]
     fn the_start_is_even_but_for_the_tempo_and_threats() {
         let f = features(&Position::start());
@@ -533,30 +498,6 @@ pub(crate) mod tests {
         assert_eq!(centre, CENTRALITY[Square::E3.index()]);
         assert_eq!(classes[14], 1);
         assert_eq!(classes.iter().sum::<i32>(), 1);
-    }
-
-    #[test]
-    fn spread_is_the_distance_to_the_nearest_stone() {
-        let texts = [
-            "B.B.B.B../.W...W.B./..B.W..../W..B..W../.B.....W. b 7",
-            "BBB....../.BB....../.W......./W.......B/......... w 3",
-            "W......../........./........./........./........B w 3",
-            "........./....B..../......B../....W..../......... w 0",
-        ];
-        for text in texts {
-            let (us, them, _) = sides(&pos(text));
-            for (a, b) in [(us, them), (them, us)] {
-                let want: i32 = b
-                    .into_iter()
-                    .map(|t| a.into_iter().map(|u| distance(t, u)).min().unwrap_or(0))
-                    .sum();
-                assert_eq!(spread(a, b), want, "{text}");
-            }
-        }
-        assert_eq!(
-            spread(Bitboard::EMPTY, Bitboard::from_square(Square::E3)),
-            0
-        );
     }
 
     #[test]
