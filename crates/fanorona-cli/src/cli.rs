@@ -147,6 +147,10 @@ pub(crate) enum Subcommand {
             allow_negative_numbers = true
         )]
         hash: String,
+        /// Level 6 searches even where the opening book has its turn (for
+        /// matches that measure the book; `go` with a limit never uses it).
+        #[arg(long)]
+        no_book: bool,
     },
     /// Solve the endgame tables and print their size and the time taken;
     /// with --out, write them to a file that `--tables FILE` reads back.

@@ -142,6 +142,7 @@ fn run(subcommand: Subcommand) -> Result<(), Failure> {
             tables,
             network,
             hash,
+            no_book,
         } => {
             let mib = match hash.parse::<usize>() {
                 Ok(n @ 1..=4096) => n,
@@ -154,6 +155,7 @@ fn run(subcommand: Subcommand) -> Result<(), Failure> {
             let tables = endgame_tables(&tables.value)?;
             let config = fanorona_engine::Config {
                 table_bytes: mib << 20,
+                book: !no_book,
                 ..network.config()
             };
             engine_protocol::run(io::stdin().lock(), &mut out, config, tables)?;

@@ -3,6 +3,7 @@
 
 mod arena;
 mod bench;
+mod book;
 mod children;
 mod clock;
 mod eval;

@@ -28,6 +28,11 @@ impl Engine {
         stop: &AtomicBool,
     ) -> SearchResult {
         let spec = level.spec();
+        if spec.book && self.book {
+            if let Some(result) = crate::book::result(pos) {
+                return result;
+            }
+        }
         // A level without the tables plays with them put aside.
         let withheld = if spec.tables {
             None

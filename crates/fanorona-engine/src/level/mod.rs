@@ -38,6 +38,9 @@ pub struct LevelSpec {
     pub quiescence: u32,
     /// Whether the level uses the endgame tables, when the engine has them.
     pub tables: bool,
+    /// Whether the level plays the opening book's turn where it has one
+    /// (and the engine's [`Config::book`](crate::Config::book) is on).
+    pub book: bool,
 }
 
 const SPECS: [LevelSpec; 6] = [
@@ -48,6 +51,7 @@ const SPECS: [LevelSpec; 6] = [
         noise: 200,
         quiescence: 0,
         tables: false,
+        book: false,
     },
     LevelSpec {
         name: "Casual",
@@ -56,6 +60,7 @@ const SPECS: [LevelSpec; 6] = [
         noise: 60,
         quiescence: 1,
         tables: false,
+        book: false,
     },
     LevelSpec {
         name: "Club",
@@ -64,6 +69,7 @@ const SPECS: [LevelSpec; 6] = [
         noise: 40,
         quiescence: FULL_QUIESCENCE,
         tables: false,
+        book: false,
     },
     LevelSpec {
         name: "Strong",
@@ -72,6 +78,7 @@ const SPECS: [LevelSpec; 6] = [
         noise: 15,
         quiescence: FULL_QUIESCENCE,
         tables: false,
+        book: false,
     },
     LevelSpec {
         name: "Expert",
@@ -80,6 +87,7 @@ const SPECS: [LevelSpec; 6] = [
         noise: 0,
         quiescence: FULL_QUIESCENCE,
         tables: true,
+        book: false,
     },
     LevelSpec {
         name: "Strongest",
@@ -88,6 +96,7 @@ const SPECS: [LevelSpec; 6] = [
         noise: 0,
         quiescence: FULL_QUIESCENCE,
         tables: true,
+        book: true,
     },
 ];
 

@@ -52,6 +52,9 @@ pub struct Config {
     /// unless asked for, as it has not yet won a match at level 6's
     /// budget (`docs/ENGINE.md`, "Changes measured").
     pub network: bool,
+    /// Whether the levels that have an opening book (level 6) play from
+    /// it: on unless turned off, as for a match that measures the book.
+    pub book: bool,
 }
 
 impl Default for Config {
@@ -60,6 +63,7 @@ impl Default for Config {
             table_bytes: 16 << 20,
             weights: Weights::DEFAULT,
             network: false,
+            book: true,
         }
     }
 }
@@ -110,6 +114,7 @@ pub struct Engine {
     tt: Table,
     weights: Weights,
     network: bool,
+    pub(crate) book: bool,
     pub(crate) tables: Option<Arc<Tables>>,
     stack: Vec<Vec<Child>>,
     pv: Pv,
@@ -130,6 +135,7 @@ impl Engine {
             tt: Table::new(config.table_bytes),
             weights: config.weights,
             network: config.network,
+            book: config.book,
             tables: None,
             stack: (0..=MAX_PLY)
                 .map(|_| Vec::with_capacity(CHILDREN_ROOM))

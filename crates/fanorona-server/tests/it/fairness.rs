@@ -62,6 +62,10 @@ async fn server() -> TestServer {
     start_in(dir, shipped_limits).await
 }
 
+/// Where the strongest level's games here start: four turns into a game,
+/// past the opening book, so that each of its turns is a full search.
+const PAST_THE_BOOK: &str = "BB.B.B.BB/BBB.B.BBB/BWBW.B..W/....B.W.W/WWWW.WW.. w 0";
+
 /// Creates a game against the computer from `from`: (status, answer).
 async fn create_from(
     server: &TestServer,
@@ -69,7 +73,10 @@ async fn create_from(
     level: u8,
     first: &str,
 ) -> (StatusCode, Value) {
-    let body = json!({ "opponent": "computer", "level": level, "first": first });
+    let mut body = json!({ "opponent": "computer", "level": level, "first": first });
+    if level == 6 {
+        body["position"] = json!(PAST_THE_BOOK);
+    }
     let resp = server
         .http_from(from)
         .post(server.url("/api/games"))
