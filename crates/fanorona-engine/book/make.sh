@@ -5,21 +5,24 @@
 # search by nodes gives the same turn on any machine, so the same command
 # makes the same book.
 #
-#   crates/fanorona-engine/book/make.sh [PLIES] [NODES] [JOBS] > book.txt
+#   crates/fanorona-engine/book/make.sh [PLIES] [NODES] [JOBS] [FROM] > book.txt
 #
-# The book in the repository: PLIES 3, NODES 150000000, with the release
-# build of `fanorona` on PATH or in $FANORONA.
+# With FROM, only the positions FROM turns or more into the game (the
+# start is 0). The command of each part of the book is in its header;
+# `fanorona` is the release build on PATH or in $FANORONA.
 set -euo pipefail
 plies=${1:-3}
-nodes=${2:-150000000}
+nodes=${2:-100000000}
 jobs=${3:-2}
+from=${4:-0}
 fanorona=${FANORONA:-fanorona}
 
 # Every position of the first `plies` turns, each once, in order.
 positions=$(mktemp)
 trap 'rm -f "$positions" "$positions".*' EXIT
-echo "BBBBBBBBB/BBBBBBBBB/BWBW.BWBW/WWWWWWWWW/WWWWWWWWW w 0" >"$positions"
-level="$positions"
+echo "BBBBBBBBB/BBBBBBBBB/BWBW.BWBW/WWWWWWWWW/WWWWWWWWW w 0" >"$positions.0"
+level="$positions.0"
+if ((from == 0)); then cat "$positions.0" >"$positions"; else : >"$positions"; fi
 for ((ply = 1; ply < plies; ply++)); do
   next="$positions.$ply"
   : >"$next"
@@ -30,7 +33,7 @@ for ((ply = 1; ply < plies; ply++)); do
   done <"$level"
   awk '!seen[$0]++' "$next" >"$next.u"
   mv "$next.u" "$next"
-  cat "$next" >>"$positions"
+  if ((ply >= from)); then cat "$next" >>"$positions"; fi
   level="$next"
 done
 awk '!seen[$0]++' "$positions" >"$positions.all"
@@ -58,7 +61,7 @@ for ((j = 0; j < jobs; j++)); do
   paste "$positions.pos.$j" "$positions.out.$j" >"$positions.book.$j"
 done
 echo "# fanorona opening book: position, the turn, then the search's score (for the side to move) and depth"
-echo "# made by: crates/fanorona-engine/book/make.sh $plies $nodes $jobs"
+echo "# made by: crates/fanorona-engine/book/make.sh $plies $nodes $jobs $from"
 for ((j = 0; j < jobs; j++)); do cat "$positions.book.$j"; done |
   awk -F'\t' '{
     split($2, f, " ")
