@@ -385,11 +385,20 @@ mod tests {
         }
     }
 
+    /// Where the searches here start: four turns into a game, past the
+    /// opening book, so that the strongest level searches its whole budget.
+    fn past_the_book() -> Position {
+        let setup = "BB.B.B.BB/BBB.B.BBB/BWBW.B..W/....B.W.W/WWWW.WW.. w 0"
+            .parse()
+            .expect("position text");
+        Position::from_setup(setup).expect("a legal position")
+    }
+
     fn request(client_n: u8, game_n: u8, search: Search) -> Request {
         Request {
             client: client(client_n),
             game: game(game_n),
-            position: Position::start(),
+            position: past_the_book(),
             search,
         }
     }
@@ -419,7 +428,7 @@ mod tests {
             .await
             .expect("answered")
             .expect("a turn");
-        assert!(Position::start().play(&turn).is_ok(), "{turn}");
+        assert!(past_the_book().play(&turn).is_ok(), "{turn}");
         let mut hint = pool.submit(request(1, 1, Search::Hint)).expect("queued");
         assert!((&mut hint.answer).await.expect("answered").is_some());
         // One thread, two places: the third waiting search is refused,
@@ -455,7 +464,7 @@ mod tests {
             .expect("answered")
             .expect("a turn");
         let took = started.elapsed();
-        assert!(Position::start().play(&turn).is_ok(), "{turn}");
+        assert!(past_the_book().play(&turn).is_ok(), "{turn}");
         // Uncapped, the strongest level searches its whole node budget
         // here, about a second. The bound leaves room for a busy machine.
         assert!(took < Duration::from_secs(2), "{took:?}");
