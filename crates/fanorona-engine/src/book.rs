@@ -1,7 +1,8 @@
 //! The opening book: level 6's turns in the first positions of a game,
 //! each chosen by a search far longer than a level's (`book/make.sh`
-//! made `book/book.txt`; `docs/ENGINE.md`, "The opening book", says with
-//! what and at what cost).
+//! made `book/book.txt`, the first three turns, and `book/turn-4.txt`,
+//! the fourth; `docs/ENGINE.md`, "The opening book", says with what and
+//! at what cost).
 //!
 //! The book is text, one position a line: the position, the turn, then
 //! the search's score and depth, separated by tabs. Lines that start with
@@ -9,14 +10,18 @@
 //! that does not parse, or whose turn is not legal in its position, is
 //! left out (the tests check that none is).
 
-use std::{sync::OnceLock, time::Duration};
+use std::{collections::HashMap, sync::OnceLock, time::Duration};
 
 use fanorona::{Position, Setup, Turn};
 
 use crate::{score::Score, search::Info, SearchResult};
 
-/// The book the engine plays from.
-const TEXT: &str = include_str!("../book/book.txt");
+/// The book the engine plays from, in parts, each with the command that
+/// made it in its header.
+const PARTS: [&str; 2] = [
+    include_str!("../book/book.txt"),
+    include_str!("../book/turn-4.txt"),
+];
 
 /// One position of the book and the turn to play there.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,15 +93,22 @@ pub(crate) fn parse(text: &str) -> Vec<Result<Entry, (usize, String)>> {
         .collect()
 }
 
-/// The entries of the engine's book.
-fn entries() -> &'static [Entry] {
-    static BOOK: OnceLock<Vec<Entry>> = OnceLock::new();
-    BOOK.get_or_init(|| parse(TEXT).into_iter().filter_map(Result::ok).collect())
+/// The entries of the engine's book, by position.
+fn entries() -> &'static HashMap<Position, Entry> {
+    static BOOK: OnceLock<HashMap<Position, Entry>> = OnceLock::new();
+    BOOK.get_or_init(|| {
+        PARTS
+            .iter()
+            .flat_map(|text| parse(text))
+            .filter_map(Result::ok)
+            .map(|e| (e.pos, e))
+            .collect()
+    })
 }
 
 /// The book's entry for `pos`, if it has one.
 pub(crate) fn lookup(pos: &Position) -> Option<&'static Entry> {
-    entries().iter().find(|e| e.pos == *pos)
+    entries().get(pos)
 }
 
 /// The book's turn for `pos` as a search result: no nodes searched, the
@@ -123,34 +135,41 @@ mod tests {
 
     #[test]
     fn every_line_of_the_book_is_a_legal_turn_of_its_position() {
-        let lines = parse(TEXT);
-        let bad: Vec<_> = lines.iter().filter_map(|l| l.as_ref().err()).collect();
-        assert!(bad.is_empty(), "{bad:?}");
-        assert_eq!(entries().len(), lines.len());
-        // Each position once.
-        for (i, e) in entries().iter().enumerate() {
-            assert!(
-                entries()[..i].iter().all(|o| o.pos != e.pos),
-                "{:?} twice",
-                e.pos
-            );
+        let mut lines = 0;
+        for text in PARTS {
+            let part = parse(text);
+            let bad: Vec<_> = part.iter().filter_map(|l| l.as_ref().err()).collect();
+            assert!(bad.is_empty(), "{bad:?}");
+            lines += part.len();
         }
+        // Each position once, in one part only.
+        assert_eq!(entries().len(), lines);
     }
 
     #[test]
-    fn the_book_covers_the_first_three_turns_of_a_game() {
-        // The start, every position after White's first turn, and every
-        // position after Black's reply.
-        let start = Position::start();
-        assert!(lookup(&start).is_some());
-        for first in start.legal_turns() {
-            let one = start.play(&first).expect("legal");
-            assert!(lookup(&one).is_some(), "after {first}");
-            for reply in one.legal_turns() {
-                let two = one.play(&reply).expect("legal");
-                assert!(lookup(&two).is_some(), "after {first} {reply}");
-            }
+    fn the_book_covers_the_first_four_turns_of_a_game() {
+        // The start, every position after White's first turn, every
+        // position after Black's reply, and every position after White's
+        // second turn: those and no others.
+        let mut reached = vec![Position::start()];
+        let mut level = vec![Position::start()];
+        for _ in 0..3 {
+            level = level
+                .iter()
+                .flat_map(|pos| {
+                    pos.legal_turns()
+                        .into_iter()
+                        .map(|turn| pos.play(&turn).expect("legal"))
+                })
+                .collect();
+            reached.extend(&level);
         }
+        let reached: std::collections::HashSet<Position> = reached.into_iter().collect();
+        for pos in &reached {
+            assert!(lookup(pos).is_some(), "{pos:?}");
+        }
+        assert_eq!(reached.len(), entries().len());
+        assert_eq!(entries().len(), 1 + 5 + 39 + 724);
     }
 
     #[test]
