@@ -131,6 +131,8 @@ pub(crate) fn result(pos: &Position) -> Option<SearchResult> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashSet;
+
     use super::*;
 
     #[test]
@@ -151,8 +153,8 @@ mod tests {
         // The start, every position after White's first turn, every
         // position after Black's reply, and every position after White's
         // second turn: those and no others.
-        let mut reached = vec![Position::start()];
         let mut level = vec![Position::start()];
+        let mut reached: HashSet<Position> = level.iter().copied().collect();
         for _ in 0..3 {
             level = level
                 .iter()
@@ -164,7 +166,6 @@ mod tests {
                 .collect();
             reached.extend(&level);
         }
-        let reached: std::collections::HashSet<Position> = reached.into_iter().collect();
         for pos in &reached {
             assert!(lookup(pos).is_some(), "{pos:?}");
         }
