@@ -314,11 +314,14 @@ pub(crate) enum Subcommand {
     /// scores near level, each position once.
     ///
     /// Draws openings of --turns random turns (seeded), searches the
-    /// position each leads to --depth turns deep and keeps it when its
-    /// score is at most --max-score stones from level, until --count are
-    /// kept or a hundred times as many were drawn. Writes a header of `#`
-    /// comments naming the command, then one opening a line, as
-    /// `start moves TURN...  # SCORE`, the file `match --openings` reads.
+    /// position each leads to --depth turns deep (or --nodes nodes) and
+    /// keeps it when its score is at most --max-score stones from level,
+    /// until --count are kept or a hundred times as many were drawn. With
+    /// --from, scores the openings of a file instead, in its order (so a
+    /// deeper search can keep those of a shallow one's file it also finds
+    /// level). Writes a header of `#` comments naming the command, then
+    /// one opening a line, as `start moves TURN...  # SCORE`, the file
+    /// `match --openings` reads.
     Openings {
         /// Random turns from the start, 1 or more (there are only 39
         /// openings of 2 turns).
@@ -361,6 +364,18 @@ pub(crate) enum Subcommand {
             allow_negative_numbers = true
         )]
         seed: String,
+        /// Score each opening by a search of N nodes instead of --depth.
+        #[arg(
+            long,
+            value_name = "N",
+            conflicts_with = "depth",
+            allow_negative_numbers = true
+        )]
+        nodes: Option<String>,
+        /// Score the openings of FILE (an openings file) instead of
+        /// drawing random ones.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["turns", "seed"])]
+        from: Option<std::path::PathBuf>,
         /// Write to FILE instead of standard output (and print a summary).
         #[arg(long, value_name = "FILE")]
         out: Option<std::path::PathBuf>,

@@ -263,24 +263,59 @@ fn run(subcommand: Subcommand) -> Result<(), Failure> {
             depth,
             max_score,
             seed,
+            nodes,
+            from,
             out: path,
         } => {
             let max_cp = parse_stones("max-score", &max_score, "0.3")?;
-            let ask = openings::Balanced {
-                turns: parse_number("turns", &turns, 1)?,
-                count: parse_number("count", &count, 1)?,
-                depth: usage(parse_limit("depth", &depth))?.depth.unwrap_or(1),
-                max_cp,
-                seed: parse_number("seed", &seed, 0)?,
-                command: format!(
-                    "fanorona openings --turns {turns} --count {count} --depth {depth} \
-                     --max-score {max_score} --seed {seed}"
+            let count_n = parse_number("count", &count, 1)?;
+            let (limits, scored_by) = match &nodes {
+                Some(n) => (usage(parse_limit("nodes", n))?, format!("--nodes {n}")),
+                None => (
+                    Limits::depth(usage(parse_limit("depth", &depth))?.depth.unwrap_or(1)),
+                    format!("--depth {depth}"),
                 ),
+            };
+            let (source, command) = match &from {
+                Some(file) => {
+                    let name = file.display().to_string();
+                    let text = std::fs::read_to_string(file)
+                        .map_err(|err| Failure::Usage(format!("cannot read {name}: {err}")))?;
+                    let openings = usage(openings::parse_file(&name, &text))?;
+                    (
+                        openings::Source::File {
+                            name: name.clone(),
+                            openings,
+                        },
+                        format!(
+                            "fanorona openings --from {name} --count {count} {scored_by} \
+                             --max-score {max_score}"
+                        ),
+                    )
+                }
+                None => (
+                    openings::Source::Random {
+                        turns: parse_number("turns", &turns, 1)?,
+                        seed: parse_number("seed", &seed, 0)?,
+                    },
+                    format!(
+                        "fanorona openings --turns {turns} --count {count} {scored_by} \
+                         --max-score {max_score} --seed {seed}"
+                    ),
+                ),
+            };
+            let considered = if from.is_some() { "read" } else { "drawn" };
+            let ask = openings::Balanced {
+                source,
+                count: count_n,
+                limits,
+                max_cp,
+                command,
             };
             match path {
                 None => {
                     let (kept, drawn) = openings::balanced(&mut out, &ask)?;
-                    writeln!(out, "# kept {kept} of {drawn} drawn")?;
+                    writeln!(out, "# kept {kept} of {drawn} {considered}")?;
                 }
                 Some(path) => {
                     let file = std::fs::File::create(&path).map_err(|err| {
@@ -291,7 +326,7 @@ fn run(subcommand: Subcommand) -> Result<(), Failure> {
                     file.flush()?;
                     writeln!(
                         out,
-                        "kept {kept} of {drawn} drawn, written to {}",
+                        "kept {kept} of {drawn} {considered}, written to {}",
                         path.display()
                     )?;
                 }

@@ -91,37 +91,74 @@ pub(crate) fn parse_file(name: &str, text: &str) -> Result<Vec<Opening>, String>
     Ok(openings)
 }
 
+/// Where `fanorona openings` takes the openings it scores from.
+#[derive(Clone, Debug)]
+pub(crate) enum Source {
+    /// Random openings of `turns` turns from the start, drawn by `seed`.
+    Random {
+        /// Random turns from the start.
+        turns: u32,
+        /// The seed of the random turns.
+        seed: u64,
+    },
+    /// The openings of a file, in its order (`--from`).
+    File {
+        /// The file's name, for the header.
+        name: String,
+        /// Its openings.
+        openings: Vec<Opening>,
+    },
+}
+
 /// What `fanorona openings` is asked for.
 #[derive(Clone, Debug)]
 pub(crate) struct Balanced {
-    /// Random turns from the start.
-    pub(crate) turns: u32,
+    /// The openings to score.
+    pub(crate) source: Source,
     /// Openings wanted.
     pub(crate) count: usize,
-    /// The depth of the search that scores each.
-    pub(crate) depth: u32,
+    /// The search that scores each: a depth or a number of nodes, the
+    /// same on any machine either way.
+    pub(crate) limits: Limits,
     /// The largest score kept, in hundredths of a stone.
     pub(crate) max_cp: i32,
-    /// The seed of the random turns.
-    pub(crate) seed: u64,
     /// The command line, for the header.
     pub(crate) command: String,
 }
 
-/// Draws random openings of `turns` turns and writes those a search to
-/// `depth` scores within `max_cp` of level, each position once, until
-/// `count` are kept or a hundred times as many have been drawn. Returns
-/// how many were kept and drawn.
+impl Balanced {
+    /// The search, as the header names it.
+    fn search(&self) -> String {
+        match (self.limits.depth, self.limits.nodes) {
+            (_, Some(nodes)) => format!("a search of {nodes} nodes"),
+            (Some(depth), None) => format!("a search {depth} turns deep"),
+            (None, None) => "a search".to_owned(),
+        }
+    }
+}
+
+/// Scores openings (random ones from the start, or a file's) and writes
+/// those the search scores within `max_cp` of level, each position once,
+/// until `count` are kept, or a hundred times as many were drawn, or the
+/// file's are all scored. Returns how many were kept and considered.
 pub(crate) fn balanced(out: &mut impl Write, ask: &Balanced) -> Result<(usize, u64), Failure> {
-    writeln!(
-        out,
-        "# Balanced openings: {} random turns from the start, each scored by a \
-         search {} turns deep and kept when within {:.2} stones of level; each \
-         position once.",
-        ask.turns,
-        ask.depth,
+    let kept_when = format!(
+        "and kept when within {:.2} stones of level; each position once.",
         f64::from(ask.max_cp) / 100.0
-    )?;
+    );
+    match &ask.source {
+        Source::Random { turns, .. } => writeln!(
+            out,
+            "# Balanced openings: {turns} random turns from the start, each scored by {} \
+             {kept_when}",
+            ask.search()
+        )?,
+        Source::File { name, .. } => writeln!(
+            out,
+            "# Balanced openings: the openings of {name}, each scored by {} {kept_when}",
+            ask.search()
+        )?,
+    }
     writeln!(out, "# Made by: {}", ask.command)?;
     writeln!(
         out,
@@ -134,44 +171,65 @@ pub(crate) fn balanced(out: &mut impl Write, ask: &Balanced) -> Result<(usize, u
     let mut kept = 0;
     let mut drawn = 0;
     let most = (ask.count as u64).saturating_mul(100).max(100);
-    while kept < ask.count && drawn < most {
-        let turns = fanorona_engine::opening(
-            ask.seed,
-            u32::try_from(drawn).unwrap_or(u32::MAX),
-            ask.turns,
-        );
-        drawn += 1;
-        if turns.len() != ask.turns as usize {
-            continue;
-        }
-        let mut end = Position::start();
-        for turn in &turns {
-            match end.play(turn) {
-                Ok(next) => end = next,
-                Err(err) => return Err(Failure::Illegal(format!("opening {turn}: {err}"))),
+    while kept < ask.count {
+        let opening = match &ask.source {
+            Source::Random { turns, seed } => {
+                if drawn >= most {
+                    break;
+                }
+                let index = u32::try_from(drawn).unwrap_or(u32::MAX);
+                drawn += 1;
+                match random_opening(*seed, index, *turns)? {
+                    Some(opening) => opening,
+                    None => continue,
+                }
             }
-        }
-        if end.outcome().is_some() || !seen.insert(end.to_string()) {
+            Source::File { openings, .. } => {
+                let Some(opening) = usize::try_from(drawn).ok().and_then(|i| openings.get(i))
+                else {
+                    break;
+                };
+                drawn += 1;
+                opening.clone()
+            }
+        };
+        if opening.end.outcome().is_some() || !seen.insert(opening.end.to_string()) {
             continue;
         }
         engine.new_game();
-        let result = engine.search(&end, Limits::depth(ask.depth), &stop, |_| {});
+        let result = engine.search(&opening.end, ask.limits, &stop, |_| {});
         let Score::Value(cp) = result.info.score else {
             continue;
         };
         if cp.abs() > ask.max_cp {
             continue;
         }
-        let opening = Opening {
-            start: Position::start(),
-            turns,
-            end,
-        };
         writeln!(out, "{}  # {cp:+}", opening.line())?;
         out.flush()?;
         kept += 1;
     }
     Ok((kept, drawn))
+}
+
+/// The random opening of `turns` turns drawn `index`th by `seed`, or
+/// `None` when its game ended sooner.
+fn random_opening(seed: u64, index: u32, turns: u32) -> Result<Option<Opening>, Failure> {
+    let played = fanorona_engine::opening(seed, index, turns);
+    if played.len() != turns as usize {
+        return Ok(None);
+    }
+    let mut end = Position::start();
+    for turn in &played {
+        match end.play(turn) {
+            Ok(next) => end = next,
+            Err(err) => return Err(Failure::Illegal(format!("opening {turn}: {err}"))),
+        }
+    }
+    Ok(Some(Opening {
+        start: Position::start(),
+        turns: played,
+        end,
+    }))
 }
 
 #[cfg(test)]
@@ -216,11 +274,10 @@ mod tests {
     #[test]
     fn balanced_openings_are_level_and_distinct() {
         let ask = Balanced {
-            turns: 2,
+            source: Source::Random { turns: 2, seed: 1 },
             count: 6,
-            depth: 2,
+            limits: Limits::depth(2),
             max_cp: 100,
-            seed: 1,
             command: "fanorona openings --turns 2".into(),
         };
         let mut out = Vec::new();

@@ -66,6 +66,93 @@ fn balanced_openings_are_written_and_played() {
 }
 
 #[test]
+fn a_file_of_openings_is_scored_again_by_nodes() {
+    let dir = scratch("openings-from");
+    let from = dir.join("candidates.txt");
+    let from_text = from.to_str().expect("UTF-8").to_owned();
+    // The third is the first again: each position is scored once.
+    std::fs::write(
+        &from,
+        "# candidates\nstart moves d3-e3A\nstart moves d3-e3A f4-f3A\n\
+         start moves d3-e3A  # again\nstart moves f2-e3A\n",
+    )
+    .expect("written");
+    let args = [
+        "openings",
+        "--from",
+        &from_text,
+        "--nodes",
+        "3000",
+        "--max-score",
+        "1.5",
+    ];
+    let out = ok(&args);
+    assert!(
+        out.contains(&format!(
+            "# Balanced openings: the openings of {from_text}, each scored by a search of \
+             3000 nodes and kept when within 1.50 stones of level"
+        )) && out.contains(&format!(
+            "# Made by: fanorona openings --from {from_text} --count 100 --nodes 3000 \
+             --max-score 1.5\n"
+        )),
+        "{out}"
+    );
+    let lines: Vec<&str> = out.lines().filter(|l| !l.starts_with('#')).collect();
+    let distinct: std::collections::HashSet<&str> = lines.iter().copied().collect();
+    assert!(!lines.is_empty() && distinct.len() == lines.len(), "{out}");
+    for line in &lines {
+        let (opening, score) = line.split_once("  # ").expect("a score");
+        assert!(
+            [
+                "start moves d3-e3A",
+                "start moves d3-e3A f4-f3A",
+                "start moves f2-e3A"
+            ]
+            .contains(&opening),
+            "{line}"
+        );
+        let cp: i32 = score.parse().expect("a score in hundredths");
+        assert!(cp.abs() <= 150, "{line}");
+    }
+    assert!(
+        out.ends_with(&format!("# kept {} of 4 read\n", lines.len())),
+        "{out}"
+    );
+    // By nodes, the same file on any machine.
+    assert_eq!(ok(&args), out);
+    // --count stops it early.
+    let one = ok(&[
+        "openings",
+        "--from",
+        &from_text,
+        "--nodes",
+        "3000",
+        "--max-score",
+        "1.5",
+        "--count",
+        "1",
+    ]);
+    assert_eq!(
+        one.lines()
+            .filter(|l| !l.starts_with('#'))
+            .collect::<Vec<_>>(),
+        lines[..1]
+    );
+    let missing = dir.join("missing.txt");
+    let missing_text = missing.to_str().expect("UTF-8");
+    for bad in [
+        vec!["openings", "--from", &from_text, "--turns", "3"],
+        vec!["openings", "--from", &from_text, "--seed", "3"],
+        vec!["openings", "--nodes", "0"],
+        vec!["openings", "--nodes", "1000", "--depth", "3"],
+        vec!["openings", "--from", missing_text],
+    ] {
+        let run = crate::common::fanorona(&bad);
+        assert_eq!(run.code, Some(2), "{bad:?}");
+    }
+}
+
+#[test]
 fn the_committed_balanced_openings_are_what_their_header_says() {
     // The second was asked for 1,000 and kept the 998 found balanced
     // among the 100,000 random openings the command draws at most.
