@@ -5,17 +5,27 @@
 # search by nodes gives the same turn on any machine, so the same command
 # makes the same book.
 #
-#   crates/fanorona-engine/book/make.sh [PLIES] [NODES] [JOBS] [FROM] > book.txt
+#   crates/fanorona-engine/book/make.sh [PLIES] [NODES] [JOBS] [FROM] [BOOK ALONG] > book.txt
 #
 # With FROM, only the positions FROM turns or more into the game (the
-# start is 0). The command of each part of the book is in its header;
-# `fanorona` is the release build on PATH or in $FANORONA.
+# start is 0). With BOOK (a part of the book) and ALONG, a position ALONG
+# turns or more into the game that BOOK has is followed only by BOOK's
+# turn, not by every legal one: the positions level 6 can meet after it
+# played from the book. The command of each part of the book is in its
+# header; `fanorona` is the release build on PATH or in $FANORONA.
 set -euo pipefail
 plies=${1:-3}
 nodes=${2:-100000000}
 jobs=${3:-2}
 from=${4:-0}
+book=${5:-}
+along=${6:-0}
 fanorona=${FANORONA:-fanorona}
+
+# The turn BOOK plays in position $1, if it has one.
+book_turn() {
+  awk -F'\t' -v p="$1" '$1 == p { print $2; found = 1; exit } END { exit !found }' "$book"
+}
 
 # Every position of the first `plies` turns, each once, in order.
 positions=$(mktemp)
@@ -27,9 +37,13 @@ for ((ply = 1; ply < plies; ply++)); do
   next="$positions.$ply"
   : >"$next"
   while read -r pos; do
-    while read -r turn; do
+    if [[ -n $book ]] && ((ply - 1 >= along)) && turn=$(book_turn "$pos"); then
       "$fanorona" play "$pos" "$turn"
-    done < <("$fanorona" moves "$pos") >>"$next"
+    else
+      while read -r turn; do
+        "$fanorona" play "$pos" "$turn"
+      done < <("$fanorona" moves "$pos")
+    fi >>"$next"
   done <"$level"
   awk '!seen[$0]++' "$next" >"$next.u"
   mv "$next.u" "$next"
@@ -61,7 +75,7 @@ for ((j = 0; j < jobs; j++)); do
   paste "$positions.pos.$j" "$positions.out.$j" >"$positions.book.$j"
 done
 echo "# fanorona opening book: position, the turn, then the search's score (for the side to move) and depth"
-echo "# made by: crates/fanorona-engine/book/make.sh $plies $nodes $jobs $from"
+echo "# made by: crates/fanorona-engine/book/make.sh $plies $nodes $jobs $from${book:+ $(basename "$book") $along}"
 for ((j = 0; j < jobs; j++)); do cat "$positions.book.$j"; done |
   awk -F'\t' '{
     split($2, f, " ")

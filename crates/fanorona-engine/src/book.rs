@@ -1,8 +1,9 @@
 //! The opening book: level 6's turns in the first positions of a game,
 //! each chosen by a search far longer than a level's (`book/make.sh`
-//! made `book/book.txt`, the first three turns, and `book/turn-4.txt`,
-//! the fourth; `docs/ENGINE.md`, "The opening book", says with what and
-//! at what cost).
+//! made `book/book.txt`, the first three turns, `book/turn-4.txt`, the
+//! fourth, and `book/turn-5.txt`, the fifth after the book's third;
+//! `docs/ENGINE.md`, "The opening book", says with what and at what
+//! cost).
 //!
 //! The book is text, one position a line: the position, the turn, then
 //! the search's score and depth, separated by tabs. Lines that start with
@@ -18,9 +19,10 @@ use crate::{score::Score, search::Info, SearchResult};
 
 /// The book the engine plays from, in parts, each with the command that
 /// made it in its header.
-const PARTS: [&str; 2] = [
+const PARTS: [&str; 3] = [
     include_str!("../book/book.txt"),
     include_str!("../book/turn-4.txt"),
+    include_str!("../book/turn-5.txt"),
 ];
 
 /// One position of the book and the turn to play there.
@@ -149,14 +151,13 @@ mod tests {
     }
 
     #[test]
-    fn the_book_covers_the_first_four_turns_of_a_game() {
+    fn the_book_covers_the_first_four_turns_and_the_fifth_after_its_third() {
         // The start, every position after White's first turn, every
         // position after Black's reply, and every position after White's
-        // second turn: those and no others.
-        let mut level = vec![Position::start()];
-        let mut reached: HashSet<Position> = level.iter().copied().collect();
-        for _ in 0..3 {
-            level = level
+        // second turn.
+        let mut levels = vec![vec![Position::start()]];
+        for n in 0..3 {
+            let next = levels[n]
                 .iter()
                 .flat_map(|pos| {
                     pos.legal_turns()
@@ -164,13 +165,30 @@ mod tests {
                         .map(|turn| pos.play(&turn).expect("legal"))
                 })
                 .collect();
-            reached.extend(&level);
+            levels.push(next);
         }
+        // Then, after each position of two turns, the book's turn (White's
+        // second) and every reply to it: where White plays its third.
+        let fifth: HashSet<Position> = levels[2]
+            .iter()
+            .flat_map(|pos| {
+                let after = lookup(pos).expect("the book's third turn").after;
+                after
+                    .legal_turns()
+                    .into_iter()
+                    .map(move |turn| after.play(&turn).expect("legal"))
+            })
+            .collect();
+        let mut reached: HashSet<Position> = levels.iter().flatten().copied().collect();
+        let first_four = reached.len();
+        reached.extend(&fifth);
         for pos in &reached {
             assert!(lookup(pos).is_some(), "{pos:?}");
         }
+        // Those and no others.
         assert_eq!(reached.len(), entries().len());
-        assert_eq!(entries().len(), 1 + 5 + 39 + 724);
+        assert_eq!(first_four, 1 + 5 + 39 + 724);
+        assert_eq!(fifth.len(), 701);
     }
 
     #[test]
