@@ -121,17 +121,7 @@ fn a_file_of_openings_is_scored_again_by_nodes() {
     // By nodes, the same file on any machine.
     assert_eq!(ok(&args), out);
     // --count stops it early.
-    let one = ok(&[
-        "openings",
-        "--from",
-        &from_text,
-        "--nodes",
-        "3000",
-        "--max-score",
-        "1.5",
-        "--count",
-        "1",
-    ]);
+    let one = ok(&[&args[..], &["--count", "1"]].concat());
     assert_eq!(
         one.lines()
             .filter(|l| !l.starts_with('#'))
